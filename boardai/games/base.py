@@ -1,0 +1,265 @@
+"""The contract every game fulfils: a python-chess-like ``Board`` over a numba kernel.
+
+A game provides two layers:
+
+* a **kernel**: jitted functions over one flat ``int64`` state array (``games/layout.py`` for the
+  header, ``games/kernel.py`` for the game-agnostic entry points every search engine uses);
+* a **Board** (this module's subclass per game): the mutable face people and the CLI touch.  Moves
+  are small ints inside; strings only at the edges (``parse_move`` / ``move_name``).
+
+Invalid text raises ``InvalidMoveError``, a well-formed but illegal move ``IllegalMoveError``;
+both are ``ValueError`` subclasses, say what is accepted, and leave the board unchanged.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import ClassVar, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from boardai.games import kernel as K
+from boardai.games.layout import BLACK, DRAW, HASH, NO_WINNER, NUM_ACTIONS, PLY, WHITE, WINNER
+
+
+class MoveError(ValueError):
+    """Base of the move errors; the board is unchanged when one is raised."""
+
+
+class InvalidMoveError(MoveError):
+    """The text is not a move in this game's notation."""
+
+
+class IllegalMoveError(MoveError):
+    """The move is well-formed but not allowed in this position."""
+
+
+class Color(enum.IntEnum):
+    """The two sides. Black (first player, ``X`` in Connect Four) moves first."""
+
+    BLACK = BLACK
+    WHITE = WHITE
+
+    @property
+    def other(self) -> "Color":
+        return Color(1 - self)
+
+    @property
+    def letter(self) -> str:
+        return "B" if self is Color.BLACK else "W"
+
+    def __str__(self) -> str:
+        return self.name.capitalize()
+
+    @classmethod
+    def parse(cls, text: str) -> "Color":
+        """``b``, ``black``, ``w``, ``white`` in any case (GTP and the CLI)."""
+        t = text.strip().lower()
+        if t in ("b", "black", "x"):
+            return cls.BLACK
+        if t in ("w", "white", "o"):
+            return cls.WHITE
+        raise ValueError(f"unknown colour {text!r}: use b, black, w or white")
+
+
+class Termination(enum.Enum):
+    CONNECTION = "connection"        # Hex: a chain joins the player's two sides
+    FOUR_IN_A_ROW = "four in a row"  # Connect Four
+    DRAW = "draw"                    # Connect Four: full board
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended. ``winner`` is None for a draw."""
+
+    winner: Color | None
+    termination: Termination
+    plies: int
+
+    def result(self) -> str:
+        """``B+``, ``W+`` or ``0`` (GTP's final_score, SGF's RE)."""
+        return "0" if self.winner is None else f"{self.winner.letter}+"
+
+    def __str__(self) -> str:
+        if self.winner is None:
+            return f"Draw after {self.plies} moves"
+        return f"{self.winner} wins after {self.plies} moves ({self.termination.value})"
+
+
+class LegalMoves(Sequence[int]):
+    """The legal moves of a position, as ints (``in`` also accepts move text)."""
+
+    def __init__(self, board: "Board", moves: np.ndarray):
+        self._board = board
+        self._moves = [int(m) for m in moves]
+
+    def __len__(self) -> int:
+        return len(self._moves)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        return self._moves[i]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._moves)
+
+    def __contains__(self, move) -> bool:  # type: ignore[override]
+        if isinstance(move, str):
+            try:
+                move = self._board.parse_move(move)
+            except MoveError:
+                return False
+        return move in self._moves
+
+    def count(self, value=None) -> int:  # type: ignore[override]
+        return len(self._moves) if value is None else int(value in self)
+
+    def names(self) -> list[str]:
+        return [self._board.move_name(m) for m in self._moves]
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves {' '.join(self.names())}>"
+
+
+class Board:
+    """A mutable game position with history: ``push``/``pop``, ``legal_moves``, ``outcome()``.
+
+    Subclasses set ``game_name``, ``game_id`` and implement notation and rendering.
+    """
+
+    game_name: ClassVar[str]
+    game_id: ClassVar[int]
+    win_termination: ClassVar[Termination]
+
+    def __init__(self, width: int, height: int, state: np.ndarray):
+        self.width = width
+        self.height = height
+        self._state = state
+        self._moves: list[int] = []
+        self._buf = np.empty(int(state[NUM_ACTIONS]), dtype=np.int64)
+
+    # --- facts --------------------------------------------------------------------------
+    @property
+    def state(self) -> np.ndarray:
+        """The kernel state array (read it, don't write it: use push/pop)."""
+        return self._state
+
+    @property
+    def turn(self) -> Color:
+        return Color(int(self._state[PLY]) & 1)
+
+    @property
+    def ply(self) -> int:
+        return int(self._state[PLY])
+
+    @property
+    def move_stack(self) -> list[int]:
+        """The moves played so far, oldest first (a copy)."""
+        return list(self._moves)
+
+    @property
+    def num_actions(self) -> int:
+        return int(self._state[NUM_ACTIONS])
+
+    @property
+    def size_text(self) -> str:
+        return f"{self.width}x{self.height}"
+
+    def zobrist_hash(self) -> int:
+        return int(self._state[HASH]) & ((1 << 64) - 1)
+
+    def peek(self) -> int | None:
+        return self._moves[-1] if self._moves else None
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        n = K.legal_moves(self._state, self._buf)
+        return LegalMoves(self, self._buf[:n])
+
+    def is_legal(self, move: int) -> bool:
+        return bool(K.is_legal(self._state, int(move)))
+
+    def is_game_over(self) -> bool:
+        return int(self._state[WINNER]) != NO_WINNER
+
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on; otherwise the winner and how."""
+        w = int(self._state[WINNER])
+        if w == NO_WINNER:
+            return None
+        if w == DRAW:
+            return Outcome(None, Termination.DRAW, self.ply)
+        return Outcome(Color(w), self.win_termination, self.ply)
+
+    # --- changing the position ----------------------------------------------------------
+    def push(self, move: int | str) -> int:
+        """Play a move (an int or its text) for the side to move; returns the move as int."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        elif isinstance(move, (bool,)) or not isinstance(move, (int, np.integer)):
+            raise InvalidMoveError(f"a move is an int or text, not {type(move).__name__}")
+        move = int(move)
+        if not K.is_legal(self._state, move):
+            raise IllegalMoveError(self._illegal_reason(move))
+        K.apply_move(self._state, move)
+        self._moves.append(move)
+        return move
+
+    def pop(self) -> int:
+        """Take back the last move and return it."""
+        if not self._moves:
+            raise IndexError("pop from an empty board: no move to take back")
+        K.undo_move(self._state)
+        return self._moves.pop()
+
+    def push_many(self, moves: Iterable[int | str]) -> None:
+        """Play several moves; on an error the board is left as it was before the call."""
+        done = 0
+        try:
+            for m in moves:
+                self.push(m)
+                done += 1
+        except MoveError:
+            for _ in range(done):
+                self.pop()
+            raise
+
+    def copy(self) -> "Board":
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._state = self._state.copy()
+        other._moves = list(self._moves)
+        other._buf = np.empty_like(self._buf)
+        return other
+
+    # --- notation -----------------------------------------------------------------------
+    def parse_move(self, text: str) -> int:
+        raise NotImplementedError
+
+    def move_name(self, move: int) -> str:
+        raise NotImplementedError
+
+    def moves_text(self) -> str:
+        """The history in notation, space separated."""
+        return " ".join(self.move_name(m) for m in self._moves)
+
+    def _illegal_reason(self, move: int) -> str:
+        if self.is_game_over():
+            return "the game is over"
+        return f"{self.move_name(move)} is not legal here"
+
+    # --- pictures -----------------------------------------------------------------------
+    def render(self, color: bool = False, mark_last: bool = True) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.size_text}, moves={self.moves_text()!r})"
+
+    def __eq__(self, other) -> bool:
+        return (type(self) is type(other) and self.width == other.width
+                and self.height == other.height and self._moves == other._moves)
+
+    __hash__ = None  # type: ignore[assignment]

@@ -1,0 +1,194 @@
+"""Connect Four rules as numba functions over the flat state array (see ``games/layout.py``).
+
+Bitboard layout for a W×H board (here the standard 7×6): one bit per cell, column-major, each
+column H+1 bits long so the top bit of every column is an always-empty pad that stops lines from
+wrapping into the next column (this needs W*(H+1) <= 64)::
+
+      col:  1   2   3   4   5   6   7
+            6  13  20  27  34  41  48     <- pad row, always 0
+            5  12  19  26  33  40  47     <- top row
+            4  11  18  25  32  39  46
+            3  10  17  24  31  38  45
+            2   9  16  23  30  37  44
+            1   8  15  22  29  36  43
+            0   7  14  21  28  35  42     <- bottom row
+
+Connect Four data in the state array::
+
+    [HEADER+0]       Black's stones (int64 view of the uint64 bitboard)
+    [HEADER+1]       White's stones
+    [HEADER+2]       occupied cells (Black | White)
+    [HEADER+3, +W)   stones per column
+    --- POS_LEN ---
+    [HIST, +W*H)     column played at each ply
+
+A move is a 0-based column inside (1-based in notation).  Four in a row in any direction wins; a
+full board without one is a draw.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from boardai.games.layout import (
+    BLACK, DRAW, GAME, GAME_CONNECT4, HASH, HEADER, HEIGHT, HIST, JOURNAL, LAST_MOVE,
+    NO_WINNER, NUM_ACTIONS, PLY, POS_LEN, WIDTH, WINNER, rng_next, zobrist_key,
+)
+
+STONES = HEADER          # + colour
+OCCUPIED = HEADER + 2
+HEIGHTS = HEADER + 3
+
+
+def c4_state_size(w: int, h: int) -> int:
+    return HEADER + 3 + w + w * h
+
+
+def new_c4_state(w: int, h: int) -> np.ndarray:
+    """A fresh empty Connect Four position."""
+    state = np.zeros(c4_state_size(w, h), dtype=np.int64)
+    state[GAME] = GAME_CONNECT4
+    state[WIDTH] = w
+    state[HEIGHT] = h
+    state[WINNER] = NO_WINNER
+    state[NUM_ACTIONS] = w
+    state[LAST_MOVE] = -1
+    state[POS_LEN] = HEADER + 3 + w
+    state[HIST] = HEADER + 3 + w
+    state[JOURNAL] = 0
+    return state
+
+
+@njit(cache=True, nogil=True, inline="always")
+def has_four(b, h):
+    """True if bitboard ``b`` (uint64) holds four in a row; ``h`` is the board height."""
+    one = np.uint64(1)
+    for s in (one, np.uint64(h), np.uint64(h) + one, np.uint64(h) + np.uint64(2)):
+        m = b & (b >> s)
+        if m & (m >> (s + s)):
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def c4_is_legal(state, move):
+    if state[WINNER] != NO_WINNER:
+        return False
+    if move < 0 or move >= state[WIDTH]:
+        return False
+    return state[HEIGHTS + move] < state[HEIGHT]
+
+
+@njit(cache=True, nogil=True)
+def c4_legal_moves(state, out):
+    """Write the legal columns into ``out`` and return how many."""
+    if state[WINNER] != NO_WINNER:
+        return 0
+    k = 0
+    h = state[HEIGHT]
+    for c in range(state[WIDTH]):
+        if state[HEIGHTS + c] < h:
+            out[k] = c
+            k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def c4_apply(state, move):
+    """Drop a stone of the side to move in column ``move`` (assumed legal)."""
+    h = state[HEIGHT]
+    ply = state[PLY]
+    colour = ply & 1
+    slot = move * (h + 1) + state[HEIGHTS + move]
+    bit = np.uint64(1) << np.uint64(slot)
+    mine = np.uint64(state[STONES + colour]) | bit
+    state[STONES + colour] = np.int64(mine)
+    state[OCCUPIED] = np.int64(np.uint64(state[OCCUPIED]) | bit)
+    state[HEIGHTS + move] += 1
+    state[HASH] ^= zobrist_key(GAME_CONNECT4, slot, colour) ^ zobrist_key(GAME_CONNECT4, 0, 2)
+    if has_four(mine, h):
+        state[WINNER] = colour
+    elif ply + 1 == state[WIDTH] * h:
+        state[WINNER] = DRAW
+    state[state[HIST] + ply] = move
+    state[PLY] = ply + 1
+    state[LAST_MOVE] = move
+
+
+@njit(cache=True, nogil=True)
+def c4_undo(state):
+    """Take back the last move; returns its column."""
+    h = state[HEIGHT]
+    ply = state[PLY] - 1
+    colour = ply & 1
+    move = state[state[HIST] + ply]
+    state[HEIGHTS + move] -= 1
+    slot = move * (h + 1) + state[HEIGHTS + move]
+    bit = np.uint64(1) << np.uint64(slot)
+    state[STONES + colour] = np.int64(np.uint64(state[STONES + colour]) & ~bit)
+    state[OCCUPIED] = np.int64(np.uint64(state[OCCUPIED]) & ~bit)
+    state[HASH] ^= zobrist_key(GAME_CONNECT4, slot, colour) ^ zobrist_key(GAME_CONNECT4, 0, 2)
+    state[WINNER] = NO_WINNER
+    state[PLY] = ply
+    state[LAST_MOVE] = state[state[HIST] + ply - 1] if ply > 0 else -1
+    return move
+
+
+@njit(cache=True, nogil=True)
+def c4_playout(state, rng, work, owner):
+    """Uniformly random moves until the game ends; returns the winner, ``state`` unchanged.
+
+    Works on local bitboards: the open columns are kept in a small list (a full column is
+    swapped out), a new stone's bit is ``(occupied + bottom) & column``, and one 64-bit random
+    draw serves two moves.  If ``owner`` has length W it receives, per column, the colour of the
+    first stone the playout dropped there (-1 if none): the AMAF statistic for a column game.
+    """
+    if state[WINNER] != NO_WINNER:
+        return state[WINNER]
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    stride = np.uint64(h + 1)
+    one = np.uint64(1)
+    col_bits = (one << np.uint64(h)) - one
+    mover = state[PLY] & 1
+    mine = np.uint64(state[STONES + mover])
+    theirs = np.uint64(state[STONES + 1 - mover])
+    occupied = np.uint64(state[OCCUPIED])
+    track = owner.shape[0] >= w
+    if track:
+        for c in range(w):
+            owner[c] = -1
+    k = 0
+    for c in range(w):
+        if state[HEIGHTS + c] < h:
+            work[k] = c
+            k += 1
+    left = w * h - state[PLY]
+    bits = np.uint64(0)
+    have = 0
+    while True:
+        if have == 0:
+            bits = rng_next(rng)
+            have = 2
+        idx = np.int64(((bits & np.uint64(0xFFFFFFFF)) * np.uint64(k)) >> np.uint64(32))
+        bits >>= np.uint64(32)
+        have -= 1
+        c = work[idx]
+        shift = np.uint64(c) * stride
+        column = col_bits << shift
+        bit = (occupied + (one << shift)) & column
+        mine |= bit
+        occupied |= bit
+        if track and owner[c] < 0:
+            owner[c] = mover
+        if has_four(mine, h):
+            return mover
+        left -= 1
+        if left == 0:
+            return DRAW
+        if (occupied & column) == column:
+            k -= 1
+            work[idx] = work[k]
+        mine, theirs = theirs, mine
+        mover = 1 - mover

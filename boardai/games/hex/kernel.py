@@ -1,0 +1,360 @@
+"""Hex rules as numba functions over the flat state array (see ``games/layout.py``).
+
+Board index layout for a W×H board (here 4×3), cell = row * W + col, ``a1`` is cell 0::
+
+      a   b   c   d
+    1  0 - 1 - 2 - 3        Black joins row 1 (TOP) to row H (BOTTOM),
+        \\ / \\ / \\ / \\       White joins column a (LEFT) to the last column (RIGHT).
+      2  4 - 5 - 6 - 7      Neighbours of (r, c): (r, c±1), (r-1, c), (r-1, c+1),
+          \\ / \\ / \\ / \\                        (r+1, c), (r+1, c-1).
+        3  8 - 9 -10 -11
+
+Hex data in the state array (N = W*H)::
+
+    [HEADER, +N)          cells: 0 empty, 1 black, 2 white
+    [ROWS_B, +H)          black stones per row as bit masks (bit c = column c)
+    [ROWS_W, +H)          white stones per row
+    [PARENT, +N+4)        union-find parents; N+0..N+3 are the virtual TOP, BOTTOM, LEFT, RIGHT
+    [SIZE, +N+4)          union-find set sizes (union by size, no path compression, so undo is exact)
+    --- POS_LEN ---
+    [HIST, +N+1)          move per ply
+    [JOURNAL, +17*(N+1))  per ply: count of unions, then (child root, new root) pairs; -1 = swap
+
+Action ``N`` is the swap (swap-pieces): legal only as the second move of a square board whose state
+was created with FLAG_SWAP.  It removes Black's first stone at (r, c) and puts a White stone at
+(c, r), the mirror image across the long diagonal; Black moves next.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from boardai.games.layout import (
+    BLACK, FLAGS, FLAG_SWAP, GAME, GAME_HEX, HASH, HEADER, HEIGHT, HIST, JOURNAL, LAST_MOVE,
+    NO_WINNER, NUM_ACTIONS, PLY, POS_LEN, WHITE, WIDTH, WINNER, rng_below, zobrist_key,
+)
+
+JOURNAL_STRIDE = 17
+MAX_SIDE = 26          # row masks are int64 and cell names run a..z, aa..
+
+
+def hex_state_size(w: int, h: int) -> int:
+    n = w * h
+    return HEADER + n + 2 * h + 2 * (n + 4) + (n + 1) + JOURNAL_STRIDE * (n + 1)
+
+
+def new_hex_state(w: int, h: int, swap: bool = False) -> np.ndarray:
+    """A fresh empty Hex position."""
+    n = w * h
+    state = np.zeros(hex_state_size(w, h), dtype=np.int64)
+    state[GAME] = GAME_HEX
+    state[WIDTH] = w
+    state[HEIGHT] = h
+    state[WINNER] = NO_WINNER
+    state[NUM_ACTIONS] = n + 1
+    state[FLAGS] = FLAG_SWAP if swap else 0
+    state[LAST_MOVE] = -1
+    pos_len = HEADER + n + 2 * h + 2 * (n + 4)
+    state[POS_LEN] = pos_len
+    state[HIST] = pos_len
+    state[JOURNAL] = pos_len + n + 1
+    _reset_union_find(state)
+    return state
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _offsets(state):
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    n = w * h
+    rows_b = HEADER + n
+    rows_w = rows_b + h
+    parent = rows_w + h
+    size = parent + n + 4
+    return w, h, n, rows_b, rows_w, parent, size
+
+
+@njit(cache=True, nogil=True)
+def _reset_union_find(state):
+    w, h, n, rows_b, rows_w, parent, size = _offsets(state)
+    for i in range(n + 4):
+        state[parent + i] = i
+        state[size + i] = 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _find(state, parent, x):
+    while state[parent + x] != x:
+        x = state[parent + x]
+    return x
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _union(state, parent, size, a, b, jslot):
+    """Merge the sets of a and b; record (child, root) at state[jslot] and return 1 if merged."""
+    ra = _find(state, parent, a)
+    rb = _find(state, parent, b)
+    if ra == rb:
+        return 0
+    if state[size + ra] < state[size + rb]:
+        ra, rb = rb, ra
+    state[parent + rb] = ra
+    state[size + ra] += state[size + rb]
+    if jslot >= 0:
+        state[jslot] = rb
+        state[jslot + 1] = ra
+    return 1
+
+
+@njit(cache=True, nogil=True)
+def _connect_stone(state, cell, colour, jbase):
+    """Union a new stone with its same-coloured neighbours and own edges; returns unions made."""
+    w, h, n, rows_b, rows_w, parent, size = _offsets(state)
+    r = cell // w
+    c = cell - r * w
+    mine = colour + 1
+    count = 0
+    # the six neighbours, bounds-checked
+    if c > 0 and state[HEADER + cell - 1] == mine:
+        count += _union(state, parent, size, cell, cell - 1, jbase + 1 + 2 * count if jbase >= 0 else -1)
+    if c < w - 1 and state[HEADER + cell + 1] == mine:
+        count += _union(state, parent, size, cell, cell + 1, jbase + 1 + 2 * count if jbase >= 0 else -1)
+    if r > 0:
+        if state[HEADER + cell - w] == mine:
+            count += _union(state, parent, size, cell, cell - w, jbase + 1 + 2 * count if jbase >= 0 else -1)
+        if c < w - 1 and state[HEADER + cell - w + 1] == mine:
+            count += _union(state, parent, size, cell, cell - w + 1, jbase + 1 + 2 * count if jbase >= 0 else -1)
+    if r < h - 1:
+        if state[HEADER + cell + w] == mine:
+            count += _union(state, parent, size, cell, cell + w, jbase + 1 + 2 * count if jbase >= 0 else -1)
+        if c > 0 and state[HEADER + cell + w - 1] == mine:
+            count += _union(state, parent, size, cell, cell + w - 1, jbase + 1 + 2 * count if jbase >= 0 else -1)
+    if colour == BLACK:
+        if r == 0:
+            count += _union(state, parent, size, cell, n, jbase + 1 + 2 * count if jbase >= 0 else -1)
+        if r == h - 1:
+            count += _union(state, parent, size, cell, n + 1, jbase + 1 + 2 * count if jbase >= 0 else -1)
+    else:
+        if c == 0:
+            count += _union(state, parent, size, cell, n + 2, jbase + 1 + 2 * count if jbase >= 0 else -1)
+        if c == w - 1:
+            count += _union(state, parent, size, cell, n + 3, jbase + 1 + 2 * count if jbase >= 0 else -1)
+    return count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _set_stone(state, cell, colour, on):
+    """Put (on=True) or lift a stone: cells, row masks and hash; union-find is the caller's job."""
+    w = state[WIDTH]
+    n = w * state[HEIGHT]
+    r = cell // w
+    bit = np.int64(1) << (cell - r * w)
+    rows = HEADER + n + (0 if colour == BLACK else state[HEIGHT])
+    if on:
+        state[HEADER + cell] = colour + 1
+        state[rows + r] |= bit
+    else:
+        state[HEADER + cell] = 0
+        state[rows + r] &= ~bit
+    state[HASH] ^= zobrist_key(GAME_HEX, cell, colour)
+
+
+@njit(cache=True, nogil=True)
+def _rebuild_union_find(state):
+    _reset_union_find(state)
+    n = state[WIDTH] * state[HEIGHT]
+    for cell in range(n):
+        v = state[HEADER + cell]
+        if v != 0:
+            _connect_stone(state, cell, v - 1, -1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _connected_winner(state):
+    w, h, n, rows_b, rows_w, parent, size = _offsets(state)
+    if _find(state, parent, n) == _find(state, parent, n + 1):
+        return BLACK
+    if _find(state, parent, n + 2) == _find(state, parent, n + 3):
+        return WHITE
+    return NO_WINNER
+
+
+@njit(cache=True, nogil=True)
+def hex_is_legal(state, move):
+    if state[WINNER] != NO_WINNER:
+        return False
+    w = state[WIDTH]
+    n = w * state[HEIGHT]
+    if move < 0 or move > n:
+        return False
+    if move == n:
+        return (state[FLAGS] & FLAG_SWAP) != 0 and state[PLY] == 1 and w == state[HEIGHT]
+    return state[HEADER + move] == 0
+
+
+@njit(cache=True, nogil=True)
+def hex_legal_moves(state, out):
+    """Write the legal moves into ``out`` (length >= NUM_ACTIONS) and return how many."""
+    if state[WINNER] != NO_WINNER:
+        return 0
+    n = state[WIDTH] * state[HEIGHT]
+    k = 0
+    for i in range(n):
+        if state[HEADER + i] == 0:
+            out[k] = i
+            k += 1
+    if (state[FLAGS] & FLAG_SWAP) != 0 and state[PLY] == 1 and state[WIDTH] == state[HEIGHT]:
+        out[k] = n
+        k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def hex_apply(state, move):
+    """Play ``move`` (assumed legal) for the side to move."""
+    w = state[WIDTH]
+    n = w * state[HEIGHT]
+    ply = state[PLY]
+    colour = ply & 1
+    jbase = state[JOURNAL] + ply * JOURNAL_STRIDE
+    if move == n:
+        first = state[state[HIST]]
+        r = first // w
+        c = first - r * w
+        _set_stone(state, first, BLACK, False)
+        _set_stone(state, c * w + r, WHITE, True)
+        _rebuild_union_find(state)
+        state[jbase] = -1
+        state[WINNER] = _connected_winner(state)
+    else:
+        _set_stone(state, move, colour, True)
+        state[jbase] = _connect_stone(state, move, colour, jbase)
+        parent = HEADER + n + 2 * state[HEIGHT]
+        if colour == BLACK:
+            if _find(state, parent, n) == _find(state, parent, n + 1):
+                state[WINNER] = BLACK
+        elif _find(state, parent, n + 2) == _find(state, parent, n + 3):
+            state[WINNER] = WHITE
+    state[state[HIST] + ply] = move
+    state[PLY] = ply + 1
+    state[HASH] ^= zobrist_key(GAME_HEX, 0, 2)
+    state[LAST_MOVE] = move
+
+
+@njit(cache=True, nogil=True)
+def hex_undo(state):
+    """Take back the last move (its journal must lie in this array: see layout.py)."""
+    w = state[WIDTH]
+    n = w * state[HEIGHT]
+    ply = state[PLY] - 1
+    move = state[state[HIST] + ply]
+    jbase = state[JOURNAL] + ply * JOURNAL_STRIDE
+    if move == n:
+        first = state[state[HIST]]
+        r = first // w
+        c = first - r * w
+        _set_stone(state, c * w + r, WHITE, False)
+        _set_stone(state, first, BLACK, True)
+        _rebuild_union_find(state)
+    else:
+        parent = HEADER + n + 2 * state[HEIGHT]
+        size = parent + n + 4
+        for k in range(state[jbase] - 1, -1, -1):
+            child = state[jbase + 1 + 2 * k]
+            root = state[jbase + 2 + 2 * k]
+            state[size + root] -= state[size + child]
+            state[parent + child] = child
+        _set_stone(state, move, ply & 1, False)
+    state[PLY] = ply
+    state[WINNER] = NO_WINNER
+    state[HASH] ^= zobrist_key(GAME_HEX, 0, 2)
+    state[LAST_MOVE] = state[state[HIST] + ply - 1] if ply > 0 else -1
+    return move
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _spread_row(x, allowed):
+    """Grow the stones ``x`` along row runs of ``allowed`` (bit masks of one row)."""
+    while True:
+        y = (x | (x << 1) | (x >> 1)) & allowed
+        if y == x:
+            return x
+        x = y
+
+
+@njit(cache=True, nogil=True)
+def black_connects(rows, base, h, reach):
+    """True if the black row masks ``rows[base:base+h]`` join the top row to the bottom row.
+
+    Row-parallel flood fill: sweep down then up, each row spreading along its runs, until
+    nothing grows.  ``reach`` is scratch of length >= h.
+    """
+    for r in range(h):
+        reach[r] = 0
+    reach[0] = rows[base]
+    while True:
+        grown = False
+        for r in range(1, h):
+            p = reach[r - 1]
+            seed = (p | (p >> 1)) & rows[base + r] & ~reach[r]
+            if seed != 0:
+                reach[r] = _spread_row(seed | reach[r], rows[base + r])
+                grown = True
+        if reach[h - 1] != 0:
+            return True
+        if not grown:
+            return False
+        grown = False
+        for r in range(h - 2, -1, -1):
+            q = reach[r + 1]
+            seed = (q | (q << 1)) & rows[base + r] & ~reach[r]
+            if seed != 0:
+                reach[r] = _spread_row(seed | reach[r], rows[base + r])
+                grown = True
+        if not grown:
+            return False
+
+
+@njit(cache=True, nogil=True)
+def hex_playout(state, rng, work, owner):
+    """Random playout to a full board; returns the winner and leaves ``state`` unchanged.
+
+    Filling the empty cells in random order is the same as giving a uniformly random subset of
+    them to the side to move (it gets ceil(k/2) of k).  A partial Fisher-Yates shuffle picks the
+    subset, then one flood fill on the black row masks decides the game: a full Hex board has
+    exactly one winner.  ``work`` is int64 scratch of length >= N + 2H; if ``owner`` has length N
+    it receives the playout colour of every empty cell (-1 for cells already occupied).
+    """
+    if state[WINNER] != NO_WINNER:
+        return state[WINNER]
+    w, h, n, rows_b, rows_w, parent, size = _offsets(state)
+    k = 0
+    for r in range(h):
+        for c in range(w):
+            if state[HEADER + r * w + c] == 0:
+                work[k] = (r << 5) | c   # row and column packed: no division later
+                k += 1
+    mover = state[PLY] & 1
+    take = (k + 1) >> 1                  # cells the side to move receives
+    for j in range(take):
+        t = j + rng_below(rng, k - j)
+        tmp = work[j]
+        work[j] = work[t]
+        work[t] = tmp
+    rows = n                             # black row masks in work[n : n+h]
+    for r in range(h):
+        work[rows + r] = state[rows_b + r]
+    lo, hi = (0, take) if mover == BLACK else (take, k)
+    for j in range(lo, hi):
+        e = work[j]
+        work[rows + (e >> 5)] |= np.int64(1) << (e & 31)
+    if owner.shape[0] >= n:
+        for i in range(n):
+            owner[i] = -1
+        for j in range(k):
+            e = work[j]
+            owner[(e >> 5) * w + (e & 31)] = mover if j < take else 1 - mover
+    if black_connects(work, rows, h, work[n + h:]):
+        return BLACK
+    return WHITE

@@ -1,0 +1,96 @@
+"""The kernel contract: game-agnostic jitted entry points that dispatch on the game id.
+
+Every search engine (MCTS, alpha-beta, flat Monte Carlo, ...) is written against these functions
+only, never against Hex or Connect Four directly.  They take the flat ``int64`` state array of
+``games/layout.py``; dispatching on ``state[GAME]`` inside one jitted function (instead of passing
+jitted functions around) keeps numba's on-disk cache working, so a new process compiles nothing.
+
+=====================================  ==============================================================
+``apply_move(state, move)``            play a legal move for the side to move (no checking)
+``undo_move(state) -> move``           take back the last move
+``is_legal(state, move) -> bool``      move legality (False once the game is over)
+``legal_moves(state, out) -> n``       legal moves written to ``out[:n]`` (len >= NUM_ACTIONS)
+``playout(state, rng, work, owner)``   random game to the end from ``state`` (left unchanged);
+                                       returns BLACK, WHITE or DRAW.  ``work``: int64 scratch of
+                                       ``len(state)``; ``owner``: AMAF colours or an empty array
+``copy_position(src, dst)``            clone a position for forward play (``dst`` same length)
+=====================================  ==============================================================
+
+Read-only facts come straight from the header: ``state[PLY] & 1`` is the side to move,
+``state[WINNER]`` the result so far, ``state[HASH]`` the Zobrist hash, ``state[NUM_ACTIONS]`` the
+size of the action space.  A tiny worked example of the contract is in ``docs/architecture.md``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from boardai.games.connect4.kernel import (
+    c4_apply, c4_is_legal, c4_legal_moves, c4_playout, c4_undo, new_c4_state,
+)
+from boardai.games.hex.kernel import (
+    hex_apply, hex_is_legal, hex_legal_moves, hex_playout, hex_undo, new_hex_state,
+)
+from boardai.games.layout import GAME, GAME_CONNECT4, GAME_HEX, POS_LEN
+
+def new_state(game: int, width: int, height: int, swap: bool = False) -> np.ndarray:
+    """A fresh state array for ``game`` (GAME_HEX or GAME_CONNECT4)."""
+    if game == GAME_HEX:
+        return new_hex_state(width, height, swap)
+    if game == GAME_CONNECT4:
+        return new_c4_state(width, height)
+    raise ValueError(f"unknown game id {game}")
+
+
+@njit(cache=True, nogil=True)
+def apply_move(state, move):
+    if state[GAME] == GAME_HEX:
+        hex_apply(state, move)
+    else:
+        c4_apply(state, move)
+
+
+@njit(cache=True, nogil=True)
+def undo_move(state):
+    if state[GAME] == GAME_HEX:
+        return hex_undo(state)
+    return c4_undo(state)
+
+
+@njit(cache=True, nogil=True)
+def is_legal(state, move):
+    if state[GAME] == GAME_HEX:
+        return hex_is_legal(state, move)
+    return c4_is_legal(state, move)
+
+
+@njit(cache=True, nogil=True)
+def legal_moves(state, out):
+    if state[GAME] == GAME_HEX:
+        return hex_legal_moves(state, out)
+    return c4_legal_moves(state, out)
+
+
+@njit(cache=True, nogil=True)
+def playout(state, rng, work, owner):
+    if state[GAME] == GAME_HEX:
+        return hex_playout(state, rng, work, owner)
+    return c4_playout(state, rng, work, owner)
+
+
+@njit(cache=True, nogil=True)
+def copy_position(src, dst):
+    for i in range(src[POS_LEN]):
+        dst[i] = src[i]
+
+
+@njit(cache=True, nogil=True)
+def playout_batch(state, rng, count):
+    """Run ``count`` playouts from ``state``; returns wins per result [black, white, draw]."""
+    work = np.empty(state.shape[0], dtype=np.int64)
+    no_owner = np.empty(0, dtype=np.int64)
+    totals = np.zeros(3, dtype=np.int64)
+    for _ in range(count):
+        totals[playout(state, rng, work, no_owner)] += 1
+    return totals
