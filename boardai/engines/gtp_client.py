@@ -1,0 +1,118 @@
+"""``gtp:CMD``: any external GTP/HTP engine (MoHex, a second boardai, ...) as one of our engines.
+
+Before each ``genmove`` the engine's board is brought in line with ours: if the moves it already
+knows are a prefix of our history only the new ones are sent, otherwise ``clear_board`` and a
+replay.  A timed limit is passed on as ``time_settings 0 T 1`` (T seconds per move).
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from boardai.engines.base import Engine, Limit, Option, PlayResult, Stopwatch
+from boardai.engines.registry import register
+from boardai.games.base import Board, MoveError
+from boardai.gtp.protocol import GtpConnection, GtpError
+
+
+@register
+class GtpEngine(Engine):
+    name = "gtp"
+    summary = "an external GTP/HTP engine: gtp:COMMAND (e.g. gtp:boardai gtp --engine random)"
+    options = (Option("command", str, None, "the engine's command line"),)
+    limit_options = ("time",)
+
+    def __init__(self, command: str | None = None, timeout: float | None = None, **opts):
+        super().__init__(command=command, **opts)
+        if not command:
+            raise ValueError("gtp engine needs a command")
+        self.command = command
+        self.timeout = timeout
+        self._conn: GtpConnection | None = None
+        self._known: list[int] | None = None      # moves the engine's board holds
+        self._setup: tuple | None = None           # (game, width, height) sent
+        self._time: float | None = None
+        self._commands: set[str] = set()
+
+    @property
+    def spec(self) -> str:
+        return f"gtp:{self.command}"
+
+    # --- connection ---------------------------------------------------------------------
+    def _connection(self) -> GtpConnection:
+        if self._conn is None:
+            self._conn = GtpConnection.spawn(self.command)
+            try:
+                listing = self._conn.send("list_commands", timeout=self.timeout or 30)
+                self._commands = {c.strip().lower() for c in listing.split()}
+            except GtpError:
+                self._commands = set()
+            self._known = None
+            self._setup = None
+            self._time = None
+        return self._conn
+
+    def send(self, command: str, timeout: float | None = None) -> str:
+        return self._connection().send(command, timeout=timeout or self.timeout)
+
+    def engine_name(self) -> str:
+        try:
+            return f"{self.send('name')} {self.send('version')}".strip()
+        except GtpError:
+            return self.command
+
+    def _sync(self, board: Board) -> None:
+        setup = (board.game_name, board.width, board.height)
+        if self._setup != setup:
+            if "game" in self._commands:
+                self.send(f"game {board.game_name}")
+            if board.width == board.height and board.game_name == "hex":
+                self.send(f"boardsize {board.width}")
+            else:
+                self.send(f"boardsize {board.width} {board.height}")
+            self.send("clear_board")
+            self._setup = setup
+            self._known = []
+        history = board.move_stack
+        known = self._known or []
+        if known != history[:len(known)]:
+            self.send("clear_board")
+            known = []
+        replay = board.copy()
+        while replay.ply > len(known):
+            replay.pop()
+        for move in history[len(known):]:
+            colour = "b" if replay.turn == 0 else "w"
+            self.send(f"play {colour} {replay.move_name(move)}")
+            replay.push(move)
+        self._known = list(history)
+
+    # --- the protocol ---------------------------------------------------------------------
+    def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        clock = Stopwatch()
+        limit = self._limit(limit)
+        self._sync(board)
+        if limit.time is not None and limit.time != self._time and "time_settings" in self._commands:
+            self.send(f"time_settings 0 {limit.time:g} 1")
+            self._time = limit.time
+        colour = "b" if board.turn == 0 else "w"
+        answer = self.send(f"genmove {colour}").strip()
+        if answer.lower() == "resign":
+            self._known = None   # its board may differ from ours now; resync next time
+            return PlayResult(-1, "resign", resign=True, time_s=clock())
+        try:
+            move = board.parse_move(answer)
+        except MoveError as exc:
+            self._known = None
+            raise GtpError(f"engine answered {answer!r}, which is not a move: {exc}") from None
+        self._known = board.move_stack + [move]
+        return PlayResult(move, board.move_name(move), time_s=clock(),
+                          info={"engine": shlex.split(self.command)[0]})
+
+    def new_game(self, board: Board) -> None:
+        self._known = None if self._conn is None else self._known
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None

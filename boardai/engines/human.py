@@ -1,0 +1,17 @@
+"""``human``: a person at the terminal. Only ``boardai play`` can seat one; it asks for the moves."""
+
+from __future__ import annotations
+
+from boardai.engines.base import Engine, Limit, PlayResult
+from boardai.engines.registry import register
+from boardai.games.base import Board
+
+
+@register
+class HumanEngine(Engine):
+    name = "human"
+    summary = "a person typing moves at the terminal (boardai play only)"
+    interactive = True
+
+    def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        raise RuntimeError("a human player can only be seated by `boardai play`")

@@ -1,0 +1,28 @@
+"""``random``: a uniformly random legal move (seed 000's "dummy" machine)."""
+
+from __future__ import annotations
+
+import random
+
+from boardai.engines.base import Engine, Limit, Option, PlayResult, Stopwatch
+from boardai.engines.registry import register
+from boardai.games.base import Board
+
+
+@register
+class RandomEngine(Engine):
+    name = "random"
+    summary = "uniformly random legal move (seed 000's dummy player); the baseline"
+    options = (Option("seed", int, None, "random seed (same seed, same moves)"),)
+
+    def __init__(self, seed: int | None = None, **opts):
+        super().__init__(seed=seed, **opts)
+        self._rng = random.Random(seed)
+
+    def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        clock = Stopwatch()
+        moves = list(board.legal_moves)
+        if not moves:
+            return PlayResult(-1, "resign", resign=True, time_s=clock())
+        move = self._rng.choice(moves)
+        return PlayResult(move, board.move_name(move), nodes=1, time_s=clock())

@@ -1,0 +1,86 @@
+"""Engine specs (``name[:key=value,...]``) and the registry that turns them into engines.
+
+``random:seed=3`` and ``mcts:time=1,threads=2`` are specs; ``gtp:CMD`` runs ``CMD`` as an external
+GTP/HTP engine (everything after ``gtp:`` is the command line, commas and colons included).
+Unknown names or keys fail with the list of what exists.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardai.engines.base import LIMIT_OPTIONS, Engine, Option
+
+ENGINES: dict[str, type[Engine]] = {}
+
+
+class EngineSpecError(ValueError):
+    """A spec names an unknown engine or option, or gives a bad value."""
+
+
+def register(cls: type[Engine]) -> type[Engine]:
+    """Class decorator: make an engine available by its ``name``."""
+    ENGINES[cls.name] = cls
+    return cls
+
+
+def engine_options(cls: type[Engine]) -> tuple[Option, ...]:
+    """Every option of ``cls``: its own plus the limit options it honours."""
+    limits = tuple(o for o in LIMIT_OPTIONS if o.name in cls.limit_options)
+    return limits + tuple(cls.options)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``name:k=v,k2=v2`` into the name and raw option texts (``gtp:`` keeps its command)."""
+    spec = spec.strip()
+    if not spec:
+        raise EngineSpecError("empty engine spec: give a name such as random or random:seed=1")
+    name, _, rest = spec.partition(":")
+    name = name.strip().lower()
+    if name == "gtp":
+        if not rest.strip():
+            raise EngineSpecError("gtp: needs a command, e.g. gtp:'boardai gtp --engine random'")
+        return name, {"command": rest.strip()}
+    opts: dict[str, str] = {}
+    if rest.strip():
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            if not eq or not key.strip():
+                raise EngineSpecError(f"bad option {part!r} in {spec!r}: write key=value")
+            opts[key.strip().lower()] = value.strip()
+    return name, opts
+
+
+def make_engine(spec: str, **overrides: Any) -> Engine:
+    """Build the engine a spec names, with its options converted and checked."""
+    _load_builtin_engines()
+    name, raw = parse_spec(spec)
+    cls = ENGINES.get(name)
+    if cls is None:
+        raise EngineSpecError(f"unknown engine {name!r}: choose from {', '.join(sorted(ENGINES))}"
+                              " (see `boardai engines`)")
+    options = {o.name: o for o in engine_options(cls)}
+    values: dict[str, Any] = {o.name: o.default for o in options.values()}
+    for key, text in raw.items():
+        opt = options.get(key)
+        if opt is None:
+            known = ", ".join(options) or "none"
+            raise EngineSpecError(f"engine {name!r} has no option {key!r}: its options are {known}")
+        try:
+            values[key] = opt.convert(text)
+        except ValueError as exc:
+            raise EngineSpecError(f"engine {name!r}: {exc}") from None
+    values.update(overrides)
+    return cls(**values)
+
+
+def _load_builtin_engines() -> None:
+    """Import the modules that register the built-in engines (on first use)."""
+    if "random" in ENGINES:
+        return
+    from boardai.engines import gtp_client, human, random_engine  # noqa: F401
+
+
+def all_engines() -> dict[str, type[Engine]]:
+    _load_builtin_engines()
+    return dict(sorted(ENGINES.items()))

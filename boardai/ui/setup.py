@@ -1,0 +1,70 @@
+"""Turns ``boardai play`` options (or the questions seed 000 asks) into a ready TerminalGame."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Callable, TextIO
+
+from boardai import records
+from boardai.games import make_board, parse_size
+from boardai.ui.terminal import Seat, TerminalGame, ask, default_record_path, make_seat
+
+DEFAULT_ENGINE = "random"
+
+
+def _check_count(text: str) -> int:
+    if text not in ("0", "1", "2"):
+        raise ValueError(f"{text!r}: enter 0, 1 or 2")
+    return int(text)
+
+
+def _check_colour(text: str) -> int:
+    t = text.strip().lower()
+    if t in ("0", "b", "black"):
+        return 0
+    if t in ("1", "w", "white"):
+        return 1
+    raise ValueError(f"{text!r}: enter 0 (or b) for Black, 1 (or w) for White")
+
+
+def build_game(game: str, size: str | None, swap: bool, black: str | None, white: str | None,
+               seed: int | None, save: str | None, load: str | None, color: bool,
+               input_fn: Callable[[str], str] = input, out: TextIO = sys.stdout) -> TerminalGame:
+    """Everything ``boardai play`` needs; raises ValueError/RecordError with a clear message."""
+    record_path = Path(save).expanduser() if save else None
+    if load:
+        rec = records.load(load)
+        board = rec.to_board()
+        black = black or rec.black or "human"
+        white = white or rec.white or DEFAULT_ENGINE
+        seats = (make_seat(black, seed, 0), make_seat(white, seed, 1))
+        out.write(f"Loaded {load}: {rec.game} {rec.width}x{rec.height}, {len(rec.moves)} moves\n")
+        record_path = record_path or Path(load)
+        return TerminalGame(board, seats[0], seats[1], record_path, color, input_fn, out)
+
+    if black is None and white is None:
+        out.write("*** Welcome to boardai ***\n")
+        default_size = "7" if game == "hex" else "7x6"
+        if size is None:
+            size = ask(input_fn, out, f"Enter the board size (press enter for {default_size}): ",
+                       default_size, lambda s: make_board(game, s, swap=swap))
+        humans = int(ask(input_fn, out, "Enter the number of human players (0, 1 or 2; "
+                         "press enter for 0): ", "0", _check_count))
+        if humans == 0:
+            black = white = DEFAULT_ENGINE
+        elif humans == 2:
+            black = white = "human"
+        else:
+            mine = _check_colour(ask(input_fn, out, "Select your colour (Black starts): "
+                                     "Black enter 0, White enter 1 (press enter for 0): ", "0",
+                                     _check_colour))
+            black, white = ("human", DEFAULT_ENGINE) if mine == 0 else (DEFAULT_ENGINE, "human")
+    black = black or DEFAULT_ENGINE
+    white = white or DEFAULT_ENGINE
+    if size is None:
+        size = "7" if game == "hex" else None
+    board = make_board(game, parse_size(game, size), swap=swap)
+    seats: tuple[Seat, Seat] = (make_seat(black, seed, 0), make_seat(white, seed, 1))
+    return TerminalGame(board, seats[0], seats[1], record_path or default_record_path(game),
+                        color, input_fn, out)
