@@ -61,7 +61,7 @@ class GtpEngine(Engine):
         except GtpError:
             return self.command
 
-    def _sync(self, board: Board) -> None:
+    def sync(self, board: Board) -> None:
         setup = (board.game_name, board.width, board.height)
         if self._setup != setup:
             if "game" in self._commands:
@@ -91,7 +91,7 @@ class GtpEngine(Engine):
     def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
         clock = Stopwatch()
         limit = self._limit(limit)
-        self._sync(board)
+        self.sync(board)
         if limit.time is not None and limit.time != self._time and "time_settings" in self._commands:
             self.send(f"time_settings 0 {limit.time:g} 1")
             self._time = limit.time

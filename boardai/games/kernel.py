@@ -14,6 +14,8 @@ jitted functions around) keeps numba's on-disk cache working, so a new process c
                                        returns BLACK, WHITE or DRAW.  ``work``: int64 scratch of
                                        ``len(state)``; ``owner``: AMAF colours or an empty array
 ``copy_position(src, dst)``            clone a position for forward play (``dst`` same length)
+``wins_if_played(state, move, colour)`` would ``colour`` win at once by playing ``move`` (a legal
+                                       cell/column; either colour, whoever is to move)?
 =====================================  ==============================================================
 
 Read-only facts come straight from the header: ``state[PLY] & 1`` is the side to move,
@@ -27,10 +29,11 @@ import numpy as np
 from numba import njit
 
 from boardai.games.connect4.kernel import (
-    c4_apply, c4_is_legal, c4_legal_moves, c4_playout, c4_undo, new_c4_state,
+    c4_apply, c4_is_legal, c4_legal_moves, c4_playout, c4_undo, c4_wins_if_played, new_c4_state,
 )
 from boardai.games.hex.kernel import (
-    hex_apply, hex_is_legal, hex_legal_moves, hex_playout, hex_undo, new_hex_state,
+    hex_apply, hex_is_legal, hex_legal_moves, hex_playout, hex_undo, hex_wins_if_played,
+    new_hex_state,
 )
 from boardai.games.layout import GAME, GAME_CONNECT4, GAME_HEX, POS_LEN
 
@@ -77,6 +80,13 @@ def playout(state, rng, work, owner):
     if state[GAME] == GAME_HEX:
         return hex_playout(state, rng, work, owner)
     return c4_playout(state, rng, work, owner)
+
+
+@njit(cache=True, nogil=True)
+def wins_if_played(state, move, colour):
+    if state[GAME] == GAME_HEX:
+        return hex_wins_if_played(state, move, colour)
+    return c4_wins_if_played(state, move, colour)
 
 
 @njit(cache=True, nogil=True)

@@ -95,6 +95,17 @@ def c4_legal_moves(state, out):
 
 
 @njit(cache=True, nogil=True)
+def c4_wins_if_played(state, move, colour):
+    """True if a ``colour`` stone dropped in column ``move`` now would make four in a row."""
+    h = state[HEIGHT]
+    height = state[HEIGHTS + move]
+    if height >= h:
+        return False
+    bit = np.uint64(1) << np.uint64(move * (h + 1) + height)
+    return has_four(np.uint64(state[STONES + colour]) | bit, h)
+
+
+@njit(cache=True, nogil=True)
 def c4_apply(state, move):
     """Drop a stone of the side to move in column ``move`` (assumed legal)."""
     h = state[HEIGHT]

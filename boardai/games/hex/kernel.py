@@ -211,6 +211,49 @@ def hex_legal_moves(state, out):
 
 
 @njit(cache=True, nogil=True)
+def hex_wins_if_played(state, move, colour):
+    """True if a ``colour`` stone on the empty cell ``move`` would join that colour's sides.
+
+    Reads the union-find only (no change to the state): the new stone wins when its own edge
+    contacts and its same-coloured neighbours' groups reach both of the colour's sides.
+    """
+    w, h, n, rows_b, rows_w, parent, size = _offsets(state)
+    r = move // w
+    c = move - r * w
+    mine = colour + 1
+    side_a = n if colour == BLACK else n + 2
+    side_b = n + 1 if colour == BLACK else n + 3
+    ra = _find(state, parent, side_a)
+    rb = _find(state, parent, side_b)
+    if colour == BLACK:
+        touch_a = r == 0
+        touch_b = r == h - 1
+    else:
+        touch_a = c == 0
+        touch_b = c == w - 1
+    for k in range(6):
+        if k == 0:
+            rr, cc = r, c - 1
+        elif k == 1:
+            rr, cc = r, c + 1
+        elif k == 2:
+            rr, cc = r - 1, c
+        elif k == 3:
+            rr, cc = r - 1, c + 1
+        elif k == 4:
+            rr, cc = r + 1, c
+        else:
+            rr, cc = r + 1, c - 1
+        if 0 <= rr < h and 0 <= cc < w and state[HEADER + rr * w + cc] == mine:
+            root = _find(state, parent, rr * w + cc)
+            if root == ra:
+                touch_a = True
+            if root == rb:
+                touch_b = True
+    return touch_a and touch_b
+
+
+@njit(cache=True, nogil=True)
 def hex_apply(state, move):
     """Play ``move`` (assumed legal) for the side to move."""
     w = state[WIDTH]
