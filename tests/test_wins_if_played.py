@@ -1,9 +1,10 @@
-"""The kernel's one-move win test agrees with playing the move and looking at the winner."""
+"""The kernel's one-move win tests agree with playing the move and looking at the winner."""
 
 from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from boardai.games import Color, make_board
@@ -11,7 +12,14 @@ from boardai.games import kernel as K
 
 
 def _agrees_along_random_game(board, rng):
+    out = np.empty(board.num_actions, dtype=np.int64)
     while not board.is_game_over():
+        for colour in (0, 1):
+            k = K.winning_moves(board.state, colour, out)
+            expected = [m for m in board.legal_moves
+                        if m < board.width * board.height or board.game_name != "hex"
+                        if K.wins_if_played(board.state, m, colour)]
+            assert sorted(out[:k].tolist()) == sorted(expected)
         for move in board.legal_moves:
             if move >= board.width * board.height and board.game_name == "hex":
                 continue   # swap is not a stone

@@ -16,6 +16,9 @@ jitted functions around) keeps numba's on-disk cache working, so a new process c
 ``copy_position(src, dst)``            clone a position for forward play (``dst`` same length)
 ``wins_if_played(state, move, colour)`` would ``colour`` win at once by playing ``move`` (a legal
                                        cell/column; either colour, whoever is to move)?
+``winning_moves(state, colour, out)``  all such moves at once, written to ``out``; returns count.
+                                       Blocking a threat means playing on the same action (true
+                                       for both games), which MCTS's must-block check relies on.
 =====================================  ==============================================================
 
 Read-only facts come straight from the header: ``state[PLY] & 1`` is the side to move,
@@ -29,11 +32,12 @@ import numpy as np
 from numba import njit
 
 from boardai.games.connect4.kernel import (
-    c4_apply, c4_is_legal, c4_legal_moves, c4_playout, c4_undo, c4_wins_if_played, new_c4_state,
+    c4_apply, c4_is_legal, c4_legal_moves, c4_playout, c4_undo, c4_winning_moves, c4_wins_if_played,
+    new_c4_state,
 )
 from boardai.games.hex.kernel import (
-    hex_apply, hex_is_legal, hex_legal_moves, hex_playout, hex_undo, hex_wins_if_played,
-    new_hex_state,
+    hex_apply, hex_is_legal, hex_legal_moves, hex_playout, hex_undo, hex_winning_moves,
+    hex_wins_if_played, new_hex_state,
 )
 from boardai.games.layout import GAME, GAME_CONNECT4, GAME_HEX, POS_LEN
 
@@ -87,6 +91,13 @@ def wins_if_played(state, move, colour):
     if state[GAME] == GAME_HEX:
         return hex_wins_if_played(state, move, colour)
     return c4_wins_if_played(state, move, colour)
+
+
+@njit(cache=True, nogil=True)
+def winning_moves(state, colour, out):
+    if state[GAME] == GAME_HEX:
+        return hex_winning_moves(state, colour, out)
+    return c4_winning_moves(state, colour, out)
 
 
 @njit(cache=True, nogil=True)

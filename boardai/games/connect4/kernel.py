@@ -106,6 +106,47 @@ def c4_wins_if_played(state, move, colour):
 
 
 @njit(cache=True, nogil=True)
+def c4_winning_moves(state, colour, out):
+    """Columns where a ``colour`` stone dropped now makes four; written to ``out``, counted.
+
+    Bit-parallel (as in Pascal Pons' solver): the cells that would complete a line of the
+    colour's stones, intersected with the cells playable now.
+    """
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    p = np.uint64(state[STONES + colour])
+    occupied = np.uint64(state[OCCUPIED])
+    one = np.uint64(1)
+    stride = np.uint64(h + 1)
+    col_bits = (one << np.uint64(h)) - one
+    bottom = np.uint64(0)
+    board = np.uint64(0)
+    for c in range(w):
+        bottom |= one << (np.uint64(c) * stride)
+        board |= col_bits << (np.uint64(c) * stride)
+    r = (p << one) & (p << np.uint64(2)) & (p << np.uint64(3))
+    for s in (stride, stride - one, stride + one):
+        s2 = s + s
+        s3 = s2 + s
+        pair = (p << s) & (p << s2)
+        r |= pair & (p << s3)
+        r |= pair & (p >> s)
+        pair = (p >> s) & (p >> s2)
+        r |= pair & (p << s)
+        r |= pair & (p >> s3)
+    playable = (occupied + bottom) & board
+    wins = r & playable
+    k = 0
+    if wins == 0:
+        return 0
+    for c in range(w):
+        if wins & (col_bits << (np.uint64(c) * stride)):
+            out[k] = c
+            k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
 def c4_apply(state, move):
     """Drop a stone of the side to move in column ``move`` (assumed legal)."""
     h = state[HEIGHT]

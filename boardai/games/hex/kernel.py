@@ -218,6 +218,8 @@ def hex_wins_if_played(state, move, colour):
     contacts and its same-coloured neighbours' groups reach both of the colour's sides.
     """
     w, h, n, rows_b, rows_w, parent, size = _offsets(state)
+    if move >= n:
+        return False          # the swap move places no new stone of its own
     r = move // w
     c = move - r * w
     mine = colour + 1
@@ -251,6 +253,93 @@ def hex_wins_if_played(state, move, colour):
             if root == rb:
                 touch_b = True
     return touch_a and touch_b
+
+
+@njit(cache=True, nogil=True)
+def _spread(stones, reach, h):
+    """Grow ``reach`` (row masks, a subset of ``stones``) through ``stones`` until it stops."""
+    while True:
+        grown = False
+        for r in range(h):
+            x = reach[r]
+            if r > 0:
+                p = reach[r - 1]
+                x |= (p | (p >> 1)) & stones[r]
+            if r < h - 1:
+                q = reach[r + 1]
+                x |= (q | (q << 1)) & stones[r]
+            if x != 0:
+                x = _spread_row(x, stones[r])
+            if x != reach[r]:
+                reach[r] = x
+                grown = True
+        if not grown:
+            return
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _touching(reach, r, h):
+    """Cells of row r next to a cell of ``reach`` (row masks, unmasked by width)."""
+    x = reach[r]
+    d = (x << 1) | (x >> 1)
+    if r > 0:
+        p = reach[r - 1]
+        d |= p | (p >> 1)
+    if r < h - 1:
+        q = reach[r + 1]
+        d |= q | (q << 1)
+    return d
+
+
+@njit(cache=True, nogil=True)
+def hex_winning_moves(state, colour, out):
+    """Every empty cell where a ``colour`` stone would win at once; written to ``out``, counted.
+
+    Row-mask work, no union-find: flood the colour's stones from each of its two sides, then a
+    winning cell is empty and touches both floods (or the side itself).
+    """
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    n = w * h
+    full = (np.int64(1) << w) - 1
+    stones = state[HEADER + n + (0 if colour == BLACK else h): HEADER + n + (h if colour == BLACK else 2 * h)]
+    other = state[HEADER + n + (h if colour == BLACK else 0): HEADER + n + (2 * h if colour == BLACK else h)]
+    reach_a = np.zeros(h, dtype=np.int64)
+    reach_b = np.zeros(h, dtype=np.int64)
+    if colour == BLACK:
+        reach_a[0] = stones[0]
+        reach_b[h - 1] = stones[h - 1]
+    else:
+        last = np.int64(1) << (w - 1)
+        for r in range(h):
+            reach_a[r] = stones[r] & 1
+            reach_b[r] = stones[r] & last
+    _spread(stones, reach_a, h)
+    _spread(stones, reach_b, h)
+    k = 0
+    for r in range(h):
+        empty = full & ~(stones[r] | other[r])
+        if empty == 0:
+            continue
+        ta = _touching(reach_a, r, h)
+        tb = _touching(reach_b, r, h)
+        if colour == BLACK:
+            if r == 0:
+                ta = full
+            if r == h - 1:
+                tb = full
+        else:
+            ta |= 1
+            tb |= np.int64(1) << (w - 1)
+        wins = empty & ta & tb
+        c = 0
+        while wins != 0:
+            if wins & 1:
+                out[k] = r * w + c
+                k += 1
+            wins >>= 1
+            c += 1
+    return k
 
 
 @njit(cache=True, nogil=True)

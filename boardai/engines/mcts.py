@@ -1,0 +1,268 @@
+"""``mcts``: the Monte Carlo tree search engine (Python face of ``mcts_kernel.py``).
+
+One tree per thread (root parallelism; numba releases the GIL), each kept between moves: when
+the board's history extends the history the tree was built for, the matching subtree becomes
+the root (seed 002's MoveRoot) and the rest is dropped when memory runs short.  A time budget is
+spent in short jitted slices with the clock checked between them, so ``time=T`` answers within T
+plus a few milliseconds; ``sims=N`` with a ``seed`` gives the same move every run.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from boardai.engines import mcts_kernel as MK
+from boardai.engines.base import Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool
+from boardai.engines.registry import register
+from boardai.games.base import Board
+from boardai.games.layout import FLAGS, new_rng
+
+DEFAULT_TIME = 1.0
+SLICE_S = 0.005          # target length of one jitted slice between clock checks
+
+
+@dataclass
+class _Tree:
+    ints: np.ndarray
+    flts: np.ndarray
+    meta: np.ndarray
+    rng: np.ndarray
+    key: tuple | None = None
+    history: list[int] | None = None
+
+    @property
+    def root(self) -> int:
+        return int(self.meta[MK.ROOT])
+
+
+@register
+class MctsEngine(Engine):
+    name = "mcts"
+    summary = ("Monte Carlo tree search: UCT with RAVE, MCTS-solver, one-move win/block checks, "
+               "tree reuse, root-parallel threads")
+    limit_options = ("time", "sims")
+    options = (
+        Option("c", float, None, "UCT exploration constant (default 0.35 with RAVE, 0.7 without)"),
+        Option("rave", parse_bool, None, "RAVE/AMAF statistics (default: on for Hex, off for Connect Four)"),
+        Option("rave_bias", float, 0.0005, "RAVE bias b: how fast AMAF gives way to real visits"),
+        Option("expand", int, 2, "visits a leaf needs before it is expanded"),
+        Option("checks", parse_bool, True, "look for one-move wins and must-blocks when expanding"),
+        Option("threads", int, 1, "root-parallel search threads"),
+        Option("memory_mb", int, 512, "memory cap for all trees together"),
+        Option("reuse", parse_bool, True, "keep the matching subtree between moves"),
+        Option("seed", int, None, "random seed (with sims=N: same seed, same move)"),
+        Option("resign", float, 0.0, "resign below this win rate (0 = never)"),
+        Option("verbose", parse_bool, False, "print a search summary on stderr"),
+    )
+
+    def __init__(self, **opts):
+        super().__init__(**opts)
+        self.threads = max(1, int(opts.get("threads") or 1))
+        mem = max(1, int(opts.get("memory_mb") or 512))
+        self.capacity = max(1024, mem * 1024 * 1024 // (MK.NODE_BYTES * self.threads))
+        seed = opts.get("seed")
+        self._seed = int(seed) if seed is not None else None
+        self._trees: list[_Tree] = []
+        self._pool: ThreadPoolExecutor | None = None
+        self.last_stats: dict = {}
+
+    # --- trees --------------------------------------------------------------------------
+    def _tree(self, i: int) -> _Tree:
+        while len(self._trees) <= i:
+            j = len(self._trees)
+            ints, flts, meta = MK.new_tree(self.capacity)
+            seed = None if self._seed is None else self._seed * 7919 + j
+            self._trees.append(_Tree(ints, flts, meta, new_rng(seed)))
+        return self._trees[i]
+
+    def _prepare(self, tree: _Tree, board: Board) -> None:
+        """Move the tree's root to ``board`` if it holds it, else start afresh."""
+        key = (board.game_name, board.width, board.height, int(board.state[FLAGS]))
+        hist = board.move_stack
+        reused = False
+        if self.opts.get("reuse", True) and tree.key == key and tree.history is not None \
+                and hist[:len(tree.history)] == tree.history:
+            root = tree.root
+            ok = True
+            for move in hist[len(tree.history):]:
+                first, k = int(tree.ints[root, MK.CHILD]), int(tree.ints[root, MK.NCHILD])
+                found = -1
+                for ch in range(first, first + k):
+                    if tree.ints[ch, MK.MOVE] == move:
+                        found = ch
+                        break
+                if found < 0:
+                    ok = False
+                    break
+                root = found
+            if ok:
+                tree.meta[MK.ROOT] = root
+                reused = True
+        if not reused:
+            MK.reset_tree(tree.ints, tree.flts, tree.meta)
+        elif tree.meta[MK.USED] > tree.ints.shape[0] // 2 and tree.root != 0:
+            ints, flts, meta = MK.new_tree(tree.ints.shape[0])
+            MK.compact_tree(tree.ints, tree.flts, tree.meta, ints, flts)
+            meta[:] = tree.meta
+            tree.ints, tree.flts, tree.meta = ints, flts, meta
+        tree.key = key
+        tree.history = hist
+
+    def _params(self, board: Board) -> np.ndarray:
+        rave = self.opts.get("rave")
+        if rave is None:
+            rave = board.game_name == "hex"
+        c = self.opts.get("c")
+        if c is None:
+            c = 0.35 if rave else 0.7
+        return np.array([c, 1.0 if rave else 0.0, float(self.opts.get("rave_bias") or 0.0),
+                         float(max(1, int(self.opts.get("expand") or 2))),
+                         1.0 if self.opts.get("checks", True) else 0.0])
+
+    # --- search -------------------------------------------------------------------------
+    def _run_tree(self, tree: _Tree, state: np.ndarray, params: np.ndarray, sims: int | None,
+                  deadline: float | None) -> tuple[int, int]:
+        if sims is not None:
+            return MK.run_simulations(tree.ints, tree.flts, tree.meta, state, sims, tree.rng, params)
+        done = deepest = 0
+        batch = 16
+        while True:
+            now = time.perf_counter()
+            left = deadline - now
+            if left <= 0:
+                break
+            n, d = MK.run_simulations(tree.ints, tree.flts, tree.meta, state, batch, tree.rng, params)
+            done += n
+            deepest = max(deepest, d)
+            if n < batch:        # root solved
+                break
+            took = max(time.perf_counter() - now, 1e-6)
+            per_sim = took / n
+            target = min(SLICE_S, max(0.0, deadline - time.perf_counter()) * 0.5)
+            batch = int(max(1, min(batch * 4, target / per_sim)))
+        return done, deepest
+
+    def search(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        clock = Stopwatch()
+        limit = self._limit(limit)
+        sims = limit.sims
+        seconds = limit.time if limit.time is not None else (None if sims else DEFAULT_TIME)
+        deadline = clock.start + seconds - 0.002 if seconds is not None else None
+        trees = [self._tree(i) for i in range(self.threads)]
+        for tree in trees:
+            self._prepare(tree, board)
+        state = board.state.copy()
+        params = self._params(board)
+        if self.threads == 1:
+            results = [self._run_tree(trees[0], state, params, sims, deadline)]
+        else:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=self.threads)
+            shares = [None] * self.threads if sims is None else \
+                [sims // self.threads + (1 if i < sims % self.threads else 0) for i in range(self.threads)]
+            futures = [self._pool.submit(self._run_tree, t, state, params, s, deadline)
+                       for t, s in zip(trees, shares)]
+            results = [f.result() for f in futures]
+        return self._answer(board, trees, results, clock)
+
+    def _answer(self, board: Board, trees: list[_Tree], results, clock: Stopwatch) -> PlayResult:
+        stats: dict[int, list[float]] = {}     # move -> [visits, wins, proof]
+        for tree in trees:
+            root = tree.root
+            first, k = int(tree.ints[root, MK.CHILD]), int(tree.ints[root, MK.NCHILD])
+            for ch in range(first, first + k):
+                m = int(tree.ints[ch, MK.MOVE])
+                s = stats.setdefault(m, [0.0, 0.0, 0.0])
+                s[0] += tree.flts[ch, MK.VISITS]
+                s[1] += tree.flts[ch, MK.WINS]
+                pr = int(tree.ints[ch, MK.PROOF])
+                if pr == 1 or (pr == -1 and s[2] != 1):
+                    s[2] = pr
+        sims = sum(r[0] for r in results)
+        depth = max((r[1] for r in results), default=0)
+        if not stats:      # nothing searched (e.g. zero budget): any legal move
+            moves = list(board.legal_moves)
+            if not moves:
+                return PlayResult(-1, "resign", resign=True, time_s=clock())
+            m = moves[0]
+            return PlayResult(m, board.move_name(m), time_s=clock(), nodes=sims)
+        winners = [m for m, s in stats.items() if s[2] == 1]
+        alive = [m for m, s in stats.items() if s[2] != -1]
+        pool = winners or alive or list(stats)
+        best = max(pool, key=lambda m: (stats[m][0], stats[m][1]))
+        b = stats[best]
+        if b[2] == 1:
+            winrate = 1.0
+        elif b[2] == -1:
+            winrate = 0.0
+        else:
+            winrate = b[1] / b[0] if b[0] else 0.5
+        infos = []
+        for m, s in sorted(stats.items(), key=lambda kv: -kv[1][0]):
+            wr = 1.0 if s[2] == 1 else 0.0 if s[2] == -1 else (s[1] / s[0] if s[0] else None)
+            infos.append(MoveInfo(m, board.move_name(m), int(s[0]),
+                                  None if wr is None else 2 * wr - 1, wr))
+        pv = self._pv(trees[0], board, best)
+        elapsed = clock()
+        resign = bool(self.opts.get("resign")) and winrate < float(self.opts["resign"])
+        result = PlayResult(best, board.move_name(best), value=2 * winrate - 1, pv=pv,
+                            nodes=int(sims), depth=depth, time_s=elapsed, moves=infos,
+                            resign=resign,
+                            info={"sims": int(sims), "sims_per_s": sims / max(elapsed, 1e-9),
+                                  "winrate": winrate, "proven": int(b[2]),
+                                  "tree_nodes": int(sum(t.meta[MK.USED] for t in trees)),
+                                  "tree_full": bool(any(t.meta[MK.FULL] for t in trees))})
+        if resign:
+            result.move, result.name = -1, "resign"
+        self.last_stats = result.info
+        if self.opts.get("verbose"):
+            print(f"mcts: {sims} sims in {elapsed:.3f} s ({result.info['sims_per_s']:.0f}/s), "
+                  f"best {result.name} winrate {winrate:.3f} visits {int(b[0])}, depth {depth}, "
+                  f"nodes {result.info['tree_nodes']}, pv {' '.join(pv)}", file=sys.stderr)
+        return result
+
+    def _pv(self, tree: _Tree, board: Board, best: int) -> list[str]:
+        replay = board.copy()
+        names = []
+        node = tree.root
+        move = best
+        while True:
+            first, k = int(tree.ints[node, MK.CHILD]), int(tree.ints[node, MK.NCHILD])
+            nxt = -1
+            for ch in range(first, first + k):
+                if tree.ints[ch, MK.MOVE] == move:
+                    nxt = ch
+                    break
+            if nxt < 0 or not replay.is_legal(move):
+                break
+            names.append(replay.move_name(move))
+            replay.push(move)
+            node = nxt
+            first, k = int(tree.ints[node, MK.CHILD]), int(tree.ints[node, MK.NCHILD])
+            if k == 0 or tree.flts[node, MK.VISITS] < 2:
+                break
+            ch = max(range(first, first + k), key=lambda c: tree.flts[c, MK.VISITS])
+            move = int(tree.ints[ch, MK.MOVE])
+        return names
+
+    def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        if board.is_game_over():
+            return PlayResult(-1, "resign", resign=True)
+        return self.search(board, limit)
+
+    def new_game(self, board: Board) -> None:
+        for tree in self._trees:
+            tree.history = None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+
+__all__ = ["MctsEngine"]

@@ -1,0 +1,303 @@
+"""The jitted MCTS: UCT with RAVE, an MCTS-solver and one-move win/block checks, for any game.
+
+Written only against the kernel contract (``games/kernel.py``), so the same compiled code serves
+Hex and Connect Four.  The tree lives in two preallocated arrays (seed 002's "state compression":
+no node objects, and positions are never stored; a simulation replays moves from the root)::
+
+    ints[M, 5]  int32    PARENT, MOVE (move leading here), CHILD (first child, children are
+                         contiguous), NCHILD, PROOF (+1: the player who moved here wins with
+                         perfect play, -1: loses, 0: unknown)
+    flts[M, 6]  float64  VISITS, WINS (for the player who moved here; a draw counts 1/2),
+                         AMAF_N, AMAF_W (all-moves-as-first statistics of this move, RAVE),
+                         Q (cached exploitation value: mean, blended with AMAF under RAVE;
+                         1e9 until first seen, so every child is tried once), ISQ (1/sqrt(visits))
+    meta[4]     int64    USED nodes, ROOT index, FULL flag (expansion refused: memory cap)
+
+``params`` (float64): C (UCT exploration), RAVE (0/1), RAVE_BIAS (b in beta = n_amaf / (n_amaf +
+n + n*n_amaf*b)), EXPAND (visits a leaf needs before it grows children), CHECKS (0/1: look for
+one-move wins and must-blocks when expanding).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from boardai.games.kernel import apply_move, copy_position, legal_moves, playout, winning_moves
+from boardai.games.layout import DRAW, NO_WINNER, NUM_ACTIONS, PLY, WINNER
+
+PARENT, MOVE, CHILD, NCHILD, PROOF = 0, 1, 2, 3, 4
+VISITS, WINS, AMAF_N, AMAF_W, Q, ISQ = 0, 1, 2, 3, 4, 5
+NF = 6
+UNSEEN = 1e9
+USED, ROOT, FULL = 0, 1, 2
+P_C, P_RAVE, P_RAVE_BIAS, P_EXPAND, P_CHECKS = 0, 1, 2, 3, 4
+NODE_BYTES = 5 * 4 + NF * 8
+
+
+def new_tree(capacity: int):
+    """Empty tree arrays with a root node at index 0."""
+    ints = np.zeros((capacity, 5), dtype=np.int32)
+    flts = np.zeros((capacity, NF), dtype=np.float64)
+    meta = np.zeros(4, dtype=np.int64)
+    reset_tree(ints, flts, meta)
+    return ints, flts, meta
+
+
+@njit(cache=True, nogil=True)
+def reset_tree(ints, flts, meta):
+    ints[0, PARENT] = -1
+    ints[0, MOVE] = -1
+    ints[0, CHILD] = -1
+    ints[0, NCHILD] = 0
+    ints[0, PROOF] = 0
+    _clear_stats(flts, 0)
+    meta[USED] = 1
+    meta[ROOT] = 0
+    meta[FULL] = 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _clear_stats(flts, i):
+    flts[i, VISITS] = 0.0
+    flts[i, WINS] = 0.0
+    flts[i, AMAF_N] = 0.0
+    flts[i, AMAF_W] = 0.0
+    flts[i, Q] = UNSEEN
+    flts[i, ISQ] = 1.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _refresh_q(flts, i, rave, bias):
+    """Recompute the cached exploitation value of node ``i`` after its statistics changed."""
+    n = flts[i, VISITS]
+    an = flts[i, AMAF_N]
+    if n == 0.0:
+        flts[i, Q] = flts[i, AMAF_W] / an if (rave and an > 0.0) else UNSEEN
+        return
+    q = flts[i, WINS] / n
+    if rave and an > 0.0:
+        beta = an / (an + n + n * an * bias)
+        q = (1.0 - beta) * q + beta * flts[i, AMAF_W] / an
+    flts[i, Q] = q
+
+
+@njit(cache=True, nogil=True)
+def _propagate_proof(ints, node, root):
+    """After ``node``'s proof changed, update its ancestors up to the root."""
+    while node != root:
+        p = ints[node, PARENT]
+        if p < 0:
+            return
+        first = ints[p, CHILD]
+        any_win = False
+        all_loss = True
+        for ch in range(first, first + ints[p, NCHILD]):
+            pr = ints[ch, PROOF]
+            if pr == 1:
+                any_win = True
+                break
+            if pr != -1:
+                all_loss = False
+        if any_win:
+            new = -1          # the opponent of p's mover has a winning reply
+        elif all_loss:
+            new = 1           # every reply loses
+        else:
+            return
+        if ints[p, PROOF] == new:
+            return
+        ints[p, PROOF] = new
+        node = p
+
+
+@njit(cache=True, nogil=True)
+def _expand(ints, flts, meta, node, state, legal, params):
+    """Give ``node`` its children; False when the memory cap refuses."""
+    me = state[PLY] & 1
+    k = 0
+    if params[P_CHECKS] != 0.0:
+        k = winning_moves(state, me, legal)
+        if k > 1:
+            k = 1                        # one winning move is all we need
+        elif k == 0:
+            k = winning_moves(state, 1 - me, legal)   # must block: only the opponent's spots
+    if k == 0:
+        k = legal_moves(state, legal)
+        if k == 0:
+            return False
+    used = meta[USED]
+    if used + k > ints.shape[0]:
+        meta[FULL] = 1
+        return False
+    for i in range(k):
+        ch = used + i
+        ints[ch, PARENT] = node
+        ints[ch, MOVE] = legal[i]
+        ints[ch, CHILD] = -1
+        ints[ch, NCHILD] = 0
+        ints[ch, PROOF] = 0
+        _clear_stats(flts, ch)
+    ints[node, CHILD] = used
+    ints[node, NCHILD] = k
+    meta[USED] = used + k
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _select(ints, flts, node, params):
+    """The child to descend into: a proven win at once, proven losses last, else UCT(+RAVE)."""
+    first = ints[node, CHILD]
+    k = ints[node, NCHILD]
+    explore = params[P_C] * math.sqrt(math.log(flts[node, VISITS] + 1.0))
+    best = -1
+    best_score = -1e300
+    fallback = first
+    for ch in range(first, first + k):
+        pr = ints[ch, PROOF]
+        if pr != 0:
+            if pr == 1:
+                return ch
+            if flts[ch, VISITS] > flts[fallback, VISITS]:
+                fallback = ch
+            continue
+        score = flts[ch, Q] + explore * flts[ch, ISQ]
+        if score > best_score:
+            best_score = score
+            best = ch
+    return best if best >= 0 else fallback
+
+
+@njit(cache=True, nogil=True)
+def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal):
+    root = meta[ROOT]
+    copy_position(root_state, st)
+    s0 = root_state[PLY] & 1
+    node = root
+    depth = 0
+    path[0] = root
+    result = -1
+    while True:
+        if ints[node, NCHILD] == 0:
+            if st[WINNER] != NO_WINNER:
+                result = st[WINNER]
+                break
+            if node != root and flts[node, VISITS] < params[P_EXPAND]:
+                break
+            if not _expand(ints, flts, meta, node, st, legal, params):
+                break
+        child = _select(ints, flts, node, params)
+        apply_move(st, ints[child, MOVE])
+        depth += 1
+        path[depth] = child
+        node = child
+        mover = (s0 + depth + 1) & 1
+        pr = ints[child, PROOF]
+        if pr != 0:
+            result = mover if pr == 1 else 1 - mover
+            break
+        if st[WINNER] != NO_WINNER:
+            result = st[WINNER]
+            if result == mover:
+                ints[child, PROOF] = 1
+                _propagate_proof(ints, child, root)
+            break
+        if flts[child, VISITS] == 0.0:
+            break
+    rave = params[P_RAVE] != 0.0
+    bias = params[P_RAVE_BIAS]
+    for i in range(owner.shape[0]):
+        owner[i] = -1
+    if result < 0:
+        if rave:
+            result = playout(st, rng, work, owner)
+        else:
+            result = playout(st, rng, work, owner[:0])
+    # back up from the leaf: node at depth d was entered by `mover`
+    for d in range(depth, -1, -1):
+        node = path[d]
+        mover = (s0 + d + 1) & 1
+        if result == DRAW:
+            v = 0.5
+        elif result == mover:
+            v = 1.0
+        else:
+            v = 0.0
+        flts[node, VISITS] += 1.0
+        flts[node, WINS] += v
+        flts[node, ISQ] = 1.0 / math.sqrt(flts[node, VISITS])
+        _refresh_q(flts, node, rave, bias)
+        if rave and d < depth:
+            to_move = 1 - mover
+            first = ints[node, CHILD]
+            for ch in range(first, first + ints[node, NCHILD]):
+                if owner[ints[ch, MOVE]] == to_move:
+                    flts[ch, AMAF_N] += 1.0
+                    flts[ch, AMAF_W] += 1.0 - v
+                    _refresh_q(flts, ch, rave, bias)
+        if d > 0:
+            owner[ints[node, MOVE]] = mover
+    return depth
+
+
+@njit(cache=True, nogil=True)
+def run_simulations(ints, flts, meta, root_state, count, rng, params):
+    """Run up to ``count`` simulations from ``root_state``; stops early once the root is solved.
+
+    Returns (simulations done, deepest path seen).
+    """
+    st = np.empty_like(root_state)
+    work = np.empty(root_state.shape[0] + 64, dtype=np.int64)
+    owner = np.empty(root_state[NUM_ACTIONS], dtype=np.int64)
+    legal = np.empty(root_state[NUM_ACTIONS], dtype=np.int64)
+    path = np.empty(root_state.shape[0] + 2, dtype=np.int64)   # longer than any game
+    root = meta[ROOT]
+    done = 0
+    deepest = 0
+    for _ in range(count):
+        if ints[root, PROOF] != 0:
+            break
+        d = _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal)
+        if d > deepest:
+            deepest = d
+        done += 1
+    return done, deepest
+
+
+@njit(cache=True, nogil=True)
+def compact_tree(ints, flts, meta, new_ints, new_flts):
+    """Copy the subtree under the root into fresh arrays (root at 0), children kept contiguous."""
+    root = meta[ROOT]
+    for j in range(5):
+        new_ints[0, j] = ints[root, j]
+    for j in range(NF):
+        new_flts[0, j] = flts[root, j]
+    new_ints[0, PARENT] = -1
+    old_of = np.empty(new_ints.shape[0], dtype=np.int64)
+    old_of[0] = root
+    used = 1
+    i = 0
+    while i < used:
+        old = old_of[i]
+        k = ints[old, NCHILD]
+        if k > 0:
+            if used + k > new_ints.shape[0]:
+                new_ints[i, CHILD] = -1
+                new_ints[i, NCHILD] = 0
+            else:
+                first = ints[old, CHILD]
+                new_ints[i, CHILD] = used
+                for t in range(k):
+                    for j in range(5):
+                        new_ints[used + t, j] = ints[first + t, j]
+                    for j in range(NF):
+                        new_flts[used + t, j] = flts[first + t, j]
+                    new_ints[used + t, PARENT] = i
+                    old_of[used + t] = first + t
+                used += k
+        i += 1
+    meta[USED] = used
+    meta[ROOT] = 0
+    meta[FULL] = 0

@@ -1,0 +1,180 @@
+"""MCTS: tactics (win in one, must-block, solver), determinism, tree reuse, time budget, threads."""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from boardai.arena.game import play_game
+from boardai.engines import mcts_kernel as MK
+from boardai.engines.base import Limit
+from boardai.engines.registry import make_engine
+from boardai.games import Color, make_board
+from boardai.games import kernel as K
+
+
+def test_plays_a_win_in_one_and_knows_it():
+    board = make_board("connect4")
+    board.push_many(list("121212"))            # X has three in column 1
+    result = make_engine("mcts:seed=1").play(board, Limit(sims=500))
+    assert result.name == "1"
+    assert result.info["proven"] == 1 and result.value == 1.0
+
+
+def test_hex_win_in_one():
+    board = make_board("hex", "4")
+    board.push_many("b1 a1 b2 a2 b3 a3".split())   # Black b1-b3; b4 or a4 wins
+    result = make_engine("mcts:seed=2").play(board, Limit(sims=300))
+    board.push(result.move)
+    assert board.outcome() is not None and board.outcome().winner == Color.BLACK
+
+
+def _positions_with_one_threat(game, size, seed, count):
+    """Random positions where the side not to move threatens exactly one immediate win."""
+    rng = random.Random(seed)
+    found = []
+    out = np.empty(64 * 26, dtype=np.int64)
+    while len(found) < count:
+        board = make_board(game, size)
+        while not board.is_game_over():
+            me = int(board.turn)
+            if K.winning_moves(board.state, me, out) == 0 and \
+                    K.winning_moves(board.state, 1 - me, out) == 1:
+                found.append((board.copy(), int(out[0])))
+                break
+            board.push(rng.choice(list(board.legal_moves)))
+    return found
+
+
+@pytest.mark.parametrize("game,size", [("hex", "5"), ("connect4", "7x6")])
+def test_must_block(game, size):
+    engine = make_engine("mcts:seed=3")
+    for board, threat in _positions_with_one_threat(game, size, 7, 5):
+        assert engine.play(board, Limit(sims=200)).move == threat
+
+
+def test_solver_avoids_proven_losses():
+    """Without the expansion checks, the solver alone proves every move but the block loses."""
+    board = make_board("connect4", "4x4")
+    board.push_many(list("21212"))      # X has three in column 2; O to move
+    engine = make_engine("mcts:seed=4,checks=0")
+    result = engine.analyse(board, Limit(sims=4000))
+    assert result.name == "2"
+    assert all(m.winrate == 0.0 for m in result.moves if m.name != "2")
+
+
+def test_small_board_solved_exactly():
+    """2x2 Hex is a first-player win; the solver proves it from the empty board."""
+    result = make_engine("mcts:seed=1").play(make_board("hex", "2"), Limit(sims=5000))
+    assert result.info["proven"] == 1
+
+
+@pytest.mark.parametrize("game,size", [("hex", "7"), ("connect4", "7x6")])
+def test_same_seed_same_search(game, size):
+    board = make_board(game, size)
+    a = make_engine("mcts:seed=11").analyse(board, Limit(sims=3000))
+    b = make_engine("mcts:seed=11").analyse(board, Limit(sims=3000))
+    assert a.move == b.move
+    assert [(m.move, m.visits) for m in a.moves] == [(m.move, m.visits) for m in b.moves]
+
+
+@pytest.mark.parametrize("game,size", [("hex", "6"), ("connect4", "6x5")])
+def test_tree_reuse_keeps_the_subtree(game, size):
+    board = make_board(game, size)
+    engine = make_engine("mcts:seed=5")
+    first = engine.analyse(board, Limit(sims=4000))
+    tree = engine._trees[0]
+    # the statistics of the chosen move's node, and of its most visited reply
+    child = next(ch for ch in range(tree.ints[0, MK.CHILD], tree.ints[0, MK.CHILD] + tree.ints[0, MK.NCHILD])
+                 if tree.ints[ch, MK.MOVE] == first.move)
+    visits = tree.flts[child, MK.VISITS]
+    board.push(first.move)
+    engine._prepare(tree, board)
+    assert tree.root == child and tree.flts[tree.root, MK.VISITS] == visits
+    # a second engine with the same seed, following the same game, gets identical statistics
+    other = make_engine("mcts:seed=5")
+    replay = make_board(game, size)
+    other.analyse(replay, Limit(sims=4000))
+    replay.push(first.move)
+    again = engine.analyse(board, Limit(sims=2000))
+    again_other = other.analyse(replay, Limit(sims=2000))
+    assert [(m.move, m.visits) for m in again.moves] == [(m.move, m.visits) for m in again_other.moves]
+    assert sum(m.visits for m in again.moves) >= visits  # the old visits were kept
+
+
+def test_compaction_preserves_the_subtree():
+    board = make_board("hex", "5")
+    engine = make_engine("mcts:seed=9")
+    engine.analyse(board, Limit(sims=3000))
+    tree = engine._trees[0]
+    board.push(board.parse_move("c3"))
+    engine._prepare(tree, board)
+    root = tree.root
+    first, k = tree.ints[root, MK.CHILD], tree.ints[root, MK.NCHILD]
+    before = sorted((int(tree.ints[c, MK.MOVE]), tree.flts[c, MK.VISITS], tree.flts[c, MK.WINS])
+                    for c in range(first, first + k))
+    ints, flts, meta = MK.new_tree(tree.ints.shape[0])
+    MK.compact_tree(tree.ints, tree.flts, tree.meta, ints, flts)
+    first, k = ints[0, MK.CHILD], ints[0, MK.NCHILD]
+    after = sorted((int(ints[c, MK.MOVE]), flts[c, MK.VISITS], flts[c, MK.WINS])
+                   for c in range(first, first + k))
+    assert before == after
+
+
+def test_time_budget_is_answered():
+    engine = make_engine("mcts:seed=1")
+    board = make_board("hex", "11")
+    engine.play(board, Limit(sims=50))          # load the compiled code first
+    start = time.perf_counter()
+    result = engine.play(board, Limit(time=0.2))
+    assert time.perf_counter() - start < 2.0
+    assert board.is_legal(result.move) and result.info["sims"] > 0
+
+
+def test_threads_and_tiny_memory_still_play_legally():
+    board = make_board("hex", "9")
+    engine = make_engine("mcts:seed=1,threads=2")
+    result = engine.play(board, Limit(sims=2000))
+    assert board.is_legal(result.move) and result.info["sims"] == 2000
+    engine.close()
+    small = make_engine("mcts:seed=1,memory_mb=1")
+    result = small.play(board, Limit(sims=30000))
+    assert board.is_legal(result.move) and result.info["tree_full"]
+
+
+def test_analyse_gives_heat_map_and_legal_pv():
+    board = make_board("hex", "5")
+    result = make_engine("mcts:seed=1").analyse(board, Limit(sims=2000))
+    assert sum(m.visits for m in result.moves) <= 2000 and len(result.moves) == 25
+    replay = board.copy()
+    for name in result.pv:
+        replay.push(name)
+    assert result.pv[0] == result.name
+
+
+@pytest.mark.parametrize("game,size", [("hex", "5"), ("connect4", "7x6")])
+def test_mcts_beats_random(game, size):
+    wins = 0
+    for i in range(4):
+        mcts = make_engine(f"mcts:seed={i}")
+        rnd = make_engine(f"random:seed={i}")
+        board = make_board(game, size)
+        black, white = (mcts, rnd) if i % 2 == 0 else (rnd, mcts)
+        result = play_game(board, black, white, Limit(sims=1500))
+        wins += result.winner == (Color.BLACK if i % 2 == 0 else Color.WHITE)
+    assert wins == 4
+
+
+@pytest.mark.parametrize("opponent", ["random:seed=3", "mcts:sims=200,seed=4"])
+def test_gtp_server_with_mcts_plays_whole_games(opponent):
+    served = make_engine(f"gtp:{sys.executable} -m boardai gtp --game hex --engine mcts:sims=300,seed=1")
+    try:
+        board = make_board("hex", "5")
+        result = play_game(board, served, make_engine(opponent))
+        assert board.is_game_over() and result.reason == "connection"
+    finally:
+        served.close()
