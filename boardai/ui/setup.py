@@ -10,7 +10,7 @@ from boardai import records
 from boardai.games import make_board, parse_size
 from boardai.ui.terminal import Seat, TerminalGame, ask, default_record_path, make_seat
 
-DEFAULT_ENGINE = "random"
+DEFAULT_ENGINE = "mcts:time=1"
 
 
 def _check_count(text: str) -> int:

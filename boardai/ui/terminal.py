@@ -23,7 +23,7 @@ HELP = """Commands:
   <move>       play a move: {example}
   swap         take over Black's first stone (swap rule, White's first move only)
   undo         take back your last move (and the machine's answer)
-  hint         ask the engine for a suggestion
+  hint         ask the opponent's engine (or mcts) for a suggestion
   save FILE    save the game record to FILE
   help         this list
   quit         stop (the game record is kept)"""
@@ -208,7 +208,7 @@ class TerminalGame:
     def hint(self) -> None:
         me = self.board.turn
         opponent = self.seats[me.other]
-        engine = opponent.engine or make_engine("random")
+        engine = opponent.engine or make_engine("mcts:time=0.5")
         result = engine.play(self.board.copy())
         self.say(f"  Hint ({engine.spec}): {result.name}")
 
