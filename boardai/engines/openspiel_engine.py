@@ -1,0 +1,80 @@
+"""``openspiel-mcts``: OpenSpiel's C++ ``MCTSBot`` as an engine, the reference we measure against.
+
+Only a benchmark opponent: it needs the ``peers`` extra (``pip install 'boardai[peers]'``).  It is
+UCT with random rollouts (one per leaf by default) and OpenSpiel's MCTS-solver, no tree reuse.
+Both games map one to one: a Hex action is row * W + col (Black, ``x``, joins top and bottom, as
+ours), a Connect Four action is the 0-based column (7x6 only; OpenSpiel's board is fixed).
+"""
+
+from __future__ import annotations
+
+from boardai.engines.base import Engine, Limit, Option, PlayResult, Stopwatch, parse_bool
+from boardai.engines.registry import register
+from boardai.games.base import Board
+
+DEFAULT_TIME = 1.0
+
+
+def _pyspiel():
+    try:
+        import pyspiel
+    except ImportError:
+        raise RuntimeError("openspiel-mcts needs OpenSpiel: pip install 'boardai[peers]' "
+                           "(the open_spiel package)") from None
+    return pyspiel
+
+
+@register
+class OpenSpielMctsEngine(Engine):
+    name = "openspiel-mcts"
+    summary = "OpenSpiel's C++ MCTSBot (UCT + random rollouts + solver); needs boardai[peers]"
+    limit_options = ("time", "sims")
+    options = (
+        Option("c", float, 1.4, "UCT exploration constant"),
+        Option("rollouts", int, 1, "random rollouts per leaf"),
+        Option("solve", parse_bool, True, "MCTS-solver (proven wins and losses)"),
+        Option("memory_mb", int, 1000, "tree memory cap"),
+        Option("seed", int, 0, "random seed"),
+    )
+
+    def __init__(self, **opts):
+        super().__init__(**opts)
+        self._games: dict[tuple, object] = {}
+
+    def _game(self, board: Board):
+        pyspiel = _pyspiel()
+        key = (board.game_name, board.width, board.height)
+        if key not in self._games:
+            if board.game_name == "hex":
+                spec = f"hex(num_cols={board.width},num_rows={board.height})"
+            elif (board.width, board.height) == (7, 6):
+                spec = "connect_four"
+            else:
+                raise ValueError("openspiel-mcts plays Connect Four on 7x6 only")
+            self._games[key] = pyspiel.load_game(spec)
+        return self._games[key]
+
+    def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        clock = Stopwatch()
+        pyspiel = _pyspiel()
+        if board.is_game_over():
+            return PlayResult(-1, "resign", resign=True)
+        limit = self._limit(limit)
+        game = self._game(board)
+        state = game.new_initial_state()
+        for move in board.move_stack:
+            if board.game_name == "hex" and move == board.width * board.height:
+                raise ValueError("openspiel-mcts does not know the swap rule")
+            state.apply_action(int(move))
+        seed = int(self.opts.get("seed") or 0) + board.ply
+        evaluator = pyspiel.RandomRolloutEvaluator(int(self.opts.get("rollouts") or 1), seed)
+        if limit.sims is not None:
+            sims, seconds = int(limit.sims), -1.0
+        else:
+            sims, seconds = 10**9, float(limit.time if limit.time is not None else DEFAULT_TIME)
+        bot = pyspiel.MCTSBot(game, evaluator, float(self.opts.get("c") or 1.4), sims,
+                              int(self.opts.get("memory_mb") or 1000),
+                              bool(self.opts.get("solve", True)), seed, False,
+                              pyspiel.ChildSelectionPolicy.UCT, seconds)
+        action = int(bot.step(state))
+        return PlayResult(action, board.move_name(action), time_s=clock())
