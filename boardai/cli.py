@@ -135,6 +135,7 @@ def engines(as_json) -> None:
         click.echo(json.dumps(table))
         return
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     t = Table(title="boardai engines (spec: name[:key=value,...])")
@@ -144,7 +145,7 @@ def engines(as_json) -> None:
     for row in table:
         opts = "\n".join(f"{o['name']}={o['default'] if o['default'] is not None else '-'}  {o['help']}"
                          for o in row["options"]) or "-"
-        t.add_row(row["name"], row["summary"], opts)
+        t.add_row(escape(row["name"]), escape(row["summary"]), escape(opts))
     Console(width=110).print(t)
 
 

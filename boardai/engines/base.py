@@ -124,7 +124,10 @@ class Engine:
 
     @property
     def spec(self) -> str:
-        shown = [f"{k}={v}" for k, v in self.opts.items() if v is not None]
+        """The spec that rebuilds this engine: its name and the options that differ from defaults."""
+        defaults = {o.name: o.default for o in (*LIMIT_OPTIONS, *self.options)}
+        shown = [f"{k}={v}" for k, v in self.opts.items()
+                 if v is not None and (k not in defaults or v != defaults[k])]
         return self.name + (":" + ",".join(shown) if shown else "")
 
     @property

@@ -127,15 +127,16 @@ class MctsEngine(Engine):
     # --- search -------------------------------------------------------------------------
     def _run_tree(self, tree: _Tree, state: np.ndarray, params: np.ndarray, sims: int | None,
                   deadline: float | None) -> tuple[int, int]:
-        if sims is not None:
+        if deadline is None:
             return MK.run_simulations(tree.ints, tree.flts, tree.meta, state, sims, tree.rng, params)
         done = deepest = 0
         batch = 16
-        while True:
+        while sims is None or done < sims:
             now = time.perf_counter()
-            left = deadline - now
-            if left <= 0:
+            if now >= deadline:
                 break
+            if sims is not None:
+                batch = min(batch, sims - done)
             n, d = MK.run_simulations(tree.ints, tree.flts, tree.meta, state, batch, tree.rng, params)
             done += n
             deepest = max(deepest, d)
@@ -150,7 +151,7 @@ class MctsEngine(Engine):
     def search(self, board: Board, limit: Limit | None = None) -> PlayResult:
         clock = Stopwatch()
         limit = self._limit(limit)
-        sims = limit.sims
+        sims = limit.sims            # both may be set: whichever runs out first ends the search
         seconds = limit.time if limit.time is not None else (None if sims else DEFAULT_TIME)
         deadline = clock.start + seconds - 0.002 if seconds is not None else None
         trees = [self._tree(i) for i in range(self.threads)]
