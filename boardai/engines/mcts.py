@@ -68,6 +68,7 @@ class MctsEngine(Engine):
         seed = opts.get("seed")
         self._seed = int(seed) if seed is not None else None
         self._trees: list[_Tree] = []
+        self._tables = MK.new_tables()
         self._pool: ThreadPoolExecutor | None = None
         self.last_stats: dict = {}
 
@@ -128,7 +129,8 @@ class MctsEngine(Engine):
     def _run_tree(self, tree: _Tree, state: np.ndarray, params: np.ndarray, sims: int | None,
                   deadline: float | None) -> tuple[int, int]:
         if deadline is None:
-            return MK.run_simulations(tree.ints, tree.flts, tree.meta, state, sims, tree.rng, params)
+            return MK.run_simulations(tree.ints, tree.flts, tree.meta, state, sims, tree.rng, params,
+                                      self._tables)
         done = deepest = 0
         batch = 16
         while sims is None or done < sims:
@@ -137,7 +139,8 @@ class MctsEngine(Engine):
                 break
             if sims is not None:
                 batch = min(batch, sims - done)
-            n, d = MK.run_simulations(tree.ints, tree.flts, tree.meta, state, batch, tree.rng, params)
+            n, d = MK.run_simulations(tree.ints, tree.flts, tree.meta, state, batch, tree.rng, params,
+                                      self._tables)
             done += n
             deepest = max(deepest, d)
             if n < batch:        # root solved

@@ -33,7 +33,15 @@ VISITS, WINS, AMAF_N, AMAF_W, Q, ISQ = 0, 1, 2, 3, 4, 5
 NF = 6
 UNSEEN = 1e9
 USED, ROOT, FULL = 0, 1, 2
-P_C, P_RAVE, P_RAVE_BIAS, P_EXPAND, P_CHECKS = 0, 1, 2, 3, 4
+P_C, P_RAVE, P_RAVE_BIAS, P_EXPAND, P_CHECKS, P_POLICY = 0, 1, 2, 3, 4, 5
+TABLE_SIZE = 1 << 16
+
+
+def new_tables() -> np.ndarray:
+    """[2, TABLE_SIZE]: sqrt(log(n + 1)) and 1/sqrt(n) for small visit counts (saves a log and two
+    square roots per tree level; larger counts are computed)."""
+    n = np.arange(TABLE_SIZE, dtype=np.float64)
+    return np.stack([np.sqrt(np.log(n + 1.0)), 1.0 / np.sqrt(np.maximum(n, 1.0))])
 NODE_BYTES = 5 * 4 + NF * 8
 
 
@@ -147,11 +155,15 @@ def _expand(ints, flts, meta, node, state, legal, params):
 
 
 @njit(cache=True, nogil=True)
-def _select(ints, flts, node, params):
+def _select(ints, flts, node, params, tables):
     """The child to descend into: a proven win at once, proven losses last, else UCT(+RAVE)."""
     first = ints[node, CHILD]
     k = ints[node, NCHILD]
-    explore = params[P_C] * math.sqrt(math.log(flts[node, VISITS] + 1.0))
+    n = flts[node, VISITS]
+    if n < TABLE_SIZE:
+        explore = params[P_C] * tables[0, np.int64(n)]
+    else:
+        explore = params[P_C] * math.sqrt(math.log(n + 1.0))
     best = -1
     best_score = -1e300
     fallback = first
@@ -171,7 +183,7 @@ def _select(ints, flts, node, params):
 
 
 @njit(cache=True, nogil=True)
-def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal):
+def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal, tables):
     root = meta[ROOT]
     copy_position(root_state, st)
     s0 = root_state[PLY] & 1
@@ -188,7 +200,7 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
                 break
             if not _expand(ints, flts, meta, node, st, legal, params):
                 break
-        child = _select(ints, flts, node, params)
+        child = _select(ints, flts, node, params, tables)
         apply_move(st, ints[child, MOVE])
         depth += 1
         path[depth] = child
@@ -227,7 +239,8 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
             v = 0.0
         flts[node, VISITS] += 1.0
         flts[node, WINS] += v
-        flts[node, ISQ] = 1.0 / math.sqrt(flts[node, VISITS])
+        n = flts[node, VISITS]
+        flts[node, ISQ] = tables[1, np.int64(n)] if n < TABLE_SIZE else 1.0 / math.sqrt(n)
         _refresh_q(flts, node, rave, bias)
         if rave and d < depth:
             to_move = 1 - mover
@@ -243,7 +256,7 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
 
 
 @njit(cache=True, nogil=True)
-def run_simulations(ints, flts, meta, root_state, count, rng, params):
+def run_simulations(ints, flts, meta, root_state, count, rng, params, tables):
     """Run up to ``count`` simulations from ``root_state``; stops early once the root is solved.
 
     Returns (simulations done, deepest path seen).
@@ -259,7 +272,7 @@ def run_simulations(ints, flts, meta, root_state, count, rng, params):
     for _ in range(count):
         if ints[root, PROOF] != 0:
             break
-        d = _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal)
+        d = _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal, tables)
         if d > deepest:
             deepest = d
         done += 1

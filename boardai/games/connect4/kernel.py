@@ -18,7 +18,9 @@ Connect Four data in the state array::
     [HEADER+0]       Black's stones (int64 view of the uint64 bitboard)
     [HEADER+1]       White's stones
     [HEADER+2]       occupied cells (Black | White)
-    [HEADER+3, +W)   stones per column
+    [HEADER+3]       constant: the bottom cell of every column
+    [HEADER+4]       constant: every cell of the board (pads excluded)
+    [HEADER+5, +W)   stones per column
     --- POS_LEN ---
     [HIST, +W*H)     column played at each ply
 
@@ -38,11 +40,13 @@ from boardai.games.layout import (
 
 STONES = HEADER          # + colour
 OCCUPIED = HEADER + 2
-HEIGHTS = HEADER + 3
+BOTTOM = HEADER + 3
+BOARD = HEADER + 4
+HEIGHTS = HEADER + 5
 
 
 def c4_state_size(w: int, h: int) -> int:
-    return HEADER + 3 + w + w * h
+    return HEIGHTS + w + w * h
 
 
 def new_c4_state(w: int, h: int) -> np.ndarray:
@@ -54,9 +58,12 @@ def new_c4_state(w: int, h: int) -> np.ndarray:
     state[WINNER] = NO_WINNER
     state[NUM_ACTIONS] = w
     state[LAST_MOVE] = -1
-    state[POS_LEN] = HEADER + 3 + w
-    state[HIST] = HEADER + 3 + w
+    state[POS_LEN] = HEIGHTS + w
+    state[HIST] = HEIGHTS + w
     state[JOURNAL] = 0
+    bottom = sum(1 << (c * (h + 1)) for c in range(w))
+    board = bottom * ((1 << h) - 1)
+    state[BOTTOM], state[BOARD] = np.array([bottom, board], dtype=np.uint64).view(np.int64)
     return state
 
 
@@ -119,11 +126,8 @@ def c4_winning_moves(state, colour, out):
     one = np.uint64(1)
     stride = np.uint64(h + 1)
     col_bits = (one << np.uint64(h)) - one
-    bottom = np.uint64(0)
-    board = np.uint64(0)
-    for c in range(w):
-        bottom |= one << (np.uint64(c) * stride)
-        board |= col_bits << (np.uint64(c) * stride)
+    bottom = np.uint64(state[BOTTOM])
+    board = np.uint64(state[BOARD])
     r = (p << one) & (p << np.uint64(2)) & (p << np.uint64(3))
     for s in (stride, stride - one, stride + one):
         s2 = s + s

@@ -1,0 +1,139 @@
+"""Playout speed: how many random games per second the kernel plays from the empty board.
+
+``bench_playouts("hex", 11, 11, seconds=3, threads=2)`` runs the kernel's jitted, GIL-free
+``playout_batch`` in chunks until the time is up, one Python thread per requested thread (each
+with its own copy of the state and its own random stream), and returns the counts and the rate::
+
+    >>> r = bench_playouts("connect4", 7, 6, seconds=0.05)
+    >>> sorted(r)[:4], r["size"], r["threads"]
+    (['black_win_rate', 'chunk', 'draw_rate', 'game'], '7x6', 1)
+
+``run_timed`` is the game-agnostic timing loop; ``benchmarks/plain_playouts.py`` times its plain
+reference playouts with it too, so both sides are measured the same way.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from boardai.games import game_name, make_board
+from boardai.games.kernel import playout_batch
+from boardai.games.layout import new_rng
+
+# A worker factory: called with the worker's index *inside* its thread (so thread-local set-up
+# such as seeding numba's per-thread np.random happens in the right thread); it returns a
+# function that plays ``count`` playouts and returns the results as [black, white, draw] counts.
+Worker = Callable[[int], Callable[[int], np.ndarray]]
+
+CHUNK_SECONDS = 0.02   # one chunk runs about this long: deadline overshoot and loop overhead
+
+
+def calibrate_chunk(run: Callable[[int], np.ndarray], target: float = CHUNK_SECONDS) -> int:
+    """Playouts per chunk so that ``run(chunk)`` takes about ``target`` seconds (run warm)."""
+    run(1)                                   # compile or load the cache
+    n = 16
+    while True:
+        start = time.perf_counter()
+        run(n)
+        dt = time.perf_counter() - start
+        if dt >= target / 4 or n >= 1 << 24:
+            return max(1, int(n * target / max(dt, 1e-9)))
+        n *= 4
+
+
+def run_timed(make_worker: Worker, seconds: float, threads: int = 1,
+              chunk: int | None = None) -> dict:
+    """Run ``threads`` workers side by side for ``seconds``; counts, wall time and chunk size.
+
+    Workers start together (a barrier) and each stops at the first chunk boundary past its
+    deadline; the wall time runs from the earliest start to the latest stop.
+    """
+    if threads < 1:
+        raise ValueError("threads must be >= 1")
+    if seconds <= 0:
+        raise ValueError("seconds must be > 0")
+    if chunk is None:
+        chunk = calibrate_chunk(make_worker(threads))   # index ``threads``: a stream no worker uses
+    barrier = threading.Barrier(threads)
+
+    def work(i: int) -> tuple[np.ndarray, int, float, float]:
+        run = make_worker(i)
+        run(1)                                           # thread's first call outside the clock
+        totals = np.zeros(3, dtype=np.int64)
+        done = 0
+        barrier.wait()
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            totals += run(chunk)
+            done += chunk
+            end = time.perf_counter()
+            if end >= deadline:
+                return totals, done, start, end
+
+    if threads == 1:
+        results = [work(0)]
+    else:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            results = list(pool.map(work, range(threads)))
+    totals = sum((r[0] for r in results), np.zeros(3, dtype=np.int64))
+    playouts = sum(r[1] for r in results)
+    wall = max(r[3] for r in results) - min(r[2] for r in results)
+    return {"totals": totals, "playouts": playouts, "seconds": wall, "chunk": chunk}
+
+
+def summarise(game: str, width: int, height: int, threads: int, timed: dict, **extra) -> dict:
+    """The result dict of a timed run (see ``bench_playouts``)."""
+    totals = timed["totals"]
+    n = max(1, int(timed["playouts"]))
+    out = {
+        "game": game,
+        "size": f"{width}x{height}",
+        "threads": threads,
+        "seconds": round(float(timed["seconds"]), 4),
+        "playouts": int(timed["playouts"]),
+        "playouts_per_s": float(timed["playouts"]) / float(timed["seconds"]),
+        "black_win_rate": int(totals[0]) / n,
+        "white_win_rate": int(totals[1]) / n,
+        "draw_rate": int(totals[2]) / n,
+        "chunk": int(timed["chunk"]),
+    }
+    out.update(extra)
+    return out
+
+
+def bench_playouts(game: str, width: int, height: int, seconds: float, threads: int = 1,
+                   seed: int = 0) -> dict:
+    """Time the kernel's ``playout_batch`` from the empty ``width`` x ``height`` board.
+
+    Returns ``game``, ``size`` ("WxH"), ``threads``, ``seconds`` (measured wall time),
+    ``playouts``, ``playouts_per_s``, ``black_win_rate``, ``white_win_rate``, ``draw_rate`` and
+    ``chunk`` (playouts per jitted call).  Thread ``i`` uses the random stream ``seed + i``.
+    """
+    game = game_name(game)
+    state = make_board(game, (width, height)).state.copy()
+
+    def make_worker(i: int):
+        own = state.copy()
+        rng = new_rng(seed + i)
+        return lambda count: playout_batch(own, rng, count)
+
+    timed = run_timed(make_worker, seconds, threads)
+    return summarise(game, width, height, threads, timed, impl="boardai")
+
+
+def format_playouts(result: dict) -> str:
+    """One line for people, e.g. ``hex 11x11, 1 thread: 1,234,567 playouts in 3.00 s = ...``."""
+    t = result["threads"]
+    line = (f"{result['game']} {result['size']}, {t} thread{'s' if t != 1 else ''}: "
+            f"{result['playouts']:,} playouts in {result['seconds']:.2f} s = "
+            f"{result['playouts_per_s']:,.0f} playouts/s "
+            f"(Black wins {100 * result['black_win_rate']:.1f}%")
+    if result.get("draw_rate"):
+        line += f", draws {100 * result['draw_rate']:.1f}%"
+    return line + ")"
