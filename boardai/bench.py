@@ -95,7 +95,7 @@ def summarise(game: str, width: int, height: int, threads: int, timed: dict, **e
         "game": game,
         "size": f"{width}x{height}",
         "threads": threads,
-        "seconds": round(float(timed["seconds"]), 4),
+        "seconds": float(timed["seconds"]),
         "playouts": int(timed["playouts"]),
         "playouts_per_s": float(timed["playouts"]) / float(timed["seconds"]),
         "black_win_rate": int(totals[0]) / n,

@@ -178,3 +178,35 @@ def test_gtp_server_with_mcts_plays_whole_games(opponent):
         assert board.is_game_over() and result.reason == "connection"
     finally:
         served.close()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bridge_playout_fills_the_board_and_names_the_right_winner(seed):
+    rng = random.Random(seed)
+    board = make_board("hex", rng.choice(["5", "7", "4x6"]))
+    for _ in range(rng.randrange(0, 8)):
+        board.push(rng.choice(list(board.legal_moves)))
+    n = board.width * board.height
+    owner = np.empty(n, dtype=np.int64)
+    work = np.empty(board.state.shape[0] + 64, dtype=np.int64)
+    from boardai.games.layout import new_rng
+    winner = K.playout_policy(board.state, new_rng(seed), work, owner, 1)
+    final = board.copy()
+    empties = [c for c in range(n) if board.cells[c] == 0]
+    assert all(owner[c] in (0, 1) for c in empties)
+    mover_count = sum(owner[c] == int(board.turn) for c in empties)
+    assert mover_count == (len(empties) + 1) // 2
+    # replay the colours in alternating order and compare the winner
+    mine = [c for c in empties if owner[c] == int(board.turn)]
+    theirs = [c for c in empties if owner[c] != int(board.turn)]
+    while mine or theirs:
+        final.push(mine.pop() if final.turn == board.turn else theirs.pop())
+        if final.is_game_over():
+            break
+    assert final.outcome().winner == winner
+
+
+def test_bridge_policy_engine_plays():
+    board = make_board("hex", "7")
+    result = make_engine("mcts:seed=1,bridge=1").play(board, Limit(sims=2000))
+    assert board.is_legal(result.move)

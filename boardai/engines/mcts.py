@@ -52,6 +52,7 @@ class MctsEngine(Engine):
         Option("rave_bias", float, 0.0005, "RAVE bias b: how fast AMAF gives way to real visits"),
         Option("expand", int, 2, "visits a leaf needs before it is expanded"),
         Option("checks", parse_bool, True, "look for one-move wins and must-blocks when expanding"),
+        Option("bridge", parse_bool, False, "Hex playouts answer bridge intrusions (slower, closer to real play)"),
         Option("threads", int, 1, "root-parallel search threads"),
         Option("memory_mb", int, 512, "memory cap for all trees together"),
         Option("reuse", parse_bool, True, "keep the matching subtree between moves"),
@@ -123,7 +124,8 @@ class MctsEngine(Engine):
             c = 0.35 if rave else 0.7
         return np.array([c, 1.0 if rave else 0.0, float(self.opts.get("rave_bias") or 0.0),
                          float(max(1, int(self.opts.get("expand") or 2))),
-                         1.0 if self.opts.get("checks", True) else 0.0])
+                         1.0 if self.opts.get("checks", True) else 0.0,
+                         1.0 if self.opts.get("bridge") else 0.0])
 
     # --- search -------------------------------------------------------------------------
     def _run_tree(self, tree: _Tree, state: np.ndarray, params: np.ndarray, sims: int | None,

@@ -15,7 +15,8 @@ no node objects, and positions are never stored; a simulation replays moves from
 
 ``params`` (float64): C (UCT exploration), RAVE (0/1), RAVE_BIAS (b in beta = n_amaf / (n_amaf +
 n + n*n_amaf*b)), EXPAND (visits a leaf needs before it grows children), CHECKS (0/1: look for
-one-move wins and must-blocks when expanding).
+one-move wins and must-blocks when expanding), POLICY (playout policy of the game: 0 uniform,
+1 Hex bridge saving).
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ import math
 import numpy as np
 from numba import njit
 
-from boardai.games.kernel import apply_move, copy_position, legal_moves, playout, winning_moves
+from boardai.games.kernel import (
+    apply_move, copy_position, legal_moves, playout_policy, winning_moves,
+)
 from boardai.games.layout import DRAW, NO_WINNER, NUM_ACTIONS, PLY, WINNER
 
 PARENT, MOVE, CHILD, NCHILD, PROOF = 0, 1, 2, 3, 4
@@ -223,10 +226,11 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
     for i in range(owner.shape[0]):
         owner[i] = -1
     if result < 0:
+        policy = np.int64(params[P_POLICY])
         if rave:
-            result = playout(st, rng, work, owner)
+            result = playout_policy(st, rng, work, owner, policy)
         else:
-            result = playout(st, rng, work, owner[:0])
+            result = playout_policy(st, rng, work, owner[:0], policy)
     # back up from the leaf: node at depth d was entered by `mover`
     for d in range(depth, -1, -1):
         node = path[d]

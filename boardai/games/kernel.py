@@ -13,6 +13,7 @@ jitted functions around) keeps numba's on-disk cache working, so a new process c
 ``playout(state, rng, work, owner)``   random game to the end from ``state`` (left unchanged);
                                        returns BLACK, WHITE or DRAW.  ``work``: int64 scratch of
                                        ``len(state)``; ``owner``: AMAF colours or an empty array
+``playout_policy(..., policy)``        the same with a game policy (1: Hex saves bridges)
 ``copy_position(src, dst)``            clone a position for forward play (``dst`` same length)
 ``wins_if_played(state, move, colour)`` would ``colour`` win at once by playing ``move`` (a legal
                                        cell/column; either colour, whoever is to move)?
@@ -36,7 +37,8 @@ from boardai.games.connect4.kernel import (
     new_c4_state,
 )
 from boardai.games.hex.kernel import (
-    hex_apply, hex_is_legal, hex_legal_moves, hex_playout, hex_undo, hex_winning_moves,
+    hex_apply, hex_is_legal, hex_legal_moves, hex_playout, hex_playout_bridge, hex_undo,
+    hex_winning_moves,
     hex_wins_if_played, new_hex_state,
 )
 from boardai.games.layout import GAME, GAME_CONNECT4, GAME_HEX, POS_LEN
@@ -98,6 +100,15 @@ def winning_moves(state, colour, out):
     if state[GAME] == GAME_HEX:
         return hex_winning_moves(state, colour, out)
     return c4_winning_moves(state, colour, out)
+
+
+@njit(cache=True, nogil=True)
+def playout_policy(state, rng, work, owner, policy):
+    """``playout`` with a game-specific policy: 0 uniform, 1 Hex bridge saving (Connect Four:
+    uniform).  ``work`` needs len(state) + 64 slots."""
+    if policy == 1 and state[GAME] == GAME_HEX:
+        return hex_playout_bridge(state, rng, work, owner)
+    return playout(state, rng, work, owner)
 
 
 @njit(cache=True, nogil=True)
