@@ -175,7 +175,7 @@ def analyse(game, size, swap, moves, spec, seconds, sims, depth, as_json) -> Non
     try:
         board = make_board(game.lower(), size, swap=swap)
         text = moves.strip()
-        if board.game_name == "connect4" and text.isdigit() and board.width <= 9:
+        if board.game_name == "connect4" and text.isascii() and text.isdigit() and board.width <= 9:
             board.push_many(list(text))
         else:
             board.push_many(text.replace(",", " ").split())

@@ -53,6 +53,8 @@ class MctsEngine(Engine):
         Option("expand", int, 2, "visits a leaf needs before it is expanded"),
         Option("checks", parse_bool, True, "look for one-move wins and must-blocks when expanding"),
         Option("bridge", parse_bool, False, "Hex playouts answer bridge intrusions (slower, closer to real play)"),
+        Option("tactics", parse_bool, None, "Connect Four playouts take wins and block threats "
+               "(default: on)"),
         Option("threads", int, 1, "root-parallel search threads"),
         Option("memory_mb", int, 512, "memory cap for all trees together"),
         Option("reuse", parse_bool, True, "keep the matching subtree between moves"),
@@ -125,7 +127,14 @@ class MctsEngine(Engine):
         return np.array([c, 1.0 if rave else 0.0, float(self.opts.get("rave_bias") or 0.0),
                          float(max(1, int(self.opts.get("expand") or 2))),
                          1.0 if self.opts.get("checks", True) else 0.0,
-                         1.0 if self.opts.get("bridge") else 0.0])
+                         float(self._policy(board))])
+
+    def _policy(self, board: Board) -> int:
+        """The kernel's playout policy number for this game and these options."""
+        if board.game_name == "hex":
+            return 1 if self.opts.get("bridge") else 0
+        tactics = self.opts.get("tactics")
+        return 2 if (tactics is None or tactics) else 0
 
     # --- search -------------------------------------------------------------------------
     def _run_tree(self, tree: _Tree, state: np.ndarray, params: np.ndarray, sims: int | None,

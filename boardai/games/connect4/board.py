@@ -44,7 +44,8 @@ class Connect4Board(Board):
         board = cls(width, height)
         if isinstance(moves, str):
             text = moves.strip()
-            moves = list(text) if text.isdigit() and width <= 9 else text.replace(",", " ").split()
+            moves = list(text) if text.isascii() and text.isdigit() and width <= 9 \
+                else text.replace(",", " ").split()
         board.push_many(moves)
         return board
 
@@ -52,9 +53,12 @@ class Connect4Board(Board):
     def from_position(cls, position: str, width: int = DEFAULT_WIDTH,
                       height: int = DEFAULT_HEIGHT) -> "Connect4Board":
         """Read Pons' column-digit string (``"4453"``)."""
-        if position and not position.strip().isdigit():
+        text = position.strip()
+        if width > 9:      # columns 10 and up: the position is written with spaces
+            return cls.from_moves(text.split(), width, height)
+        if text and not (text.isascii() and text.isdigit()):
             raise InvalidMoveError(f"{position!r} is not a position: give column digits 1-{width}")
-        return cls.from_moves(list(position.strip()), width, height)
+        return cls.from_moves(list(text), width, height)
 
     @property
     def position(self) -> str:
@@ -76,7 +80,7 @@ class Connect4Board(Board):
 
     def parse_move(self, text: str) -> int:
         t = text.strip()
-        if t.isdigit() and 1 <= int(t) <= self.width:
+        if t.isascii() and t.isdigit() and 1 <= int(t) <= self.width:
             return int(t) - 1
         raise InvalidMoveError(f"{t!r} is not a column of this {self.size_text} board: "
                                f"type a column number 1-{self.width}")

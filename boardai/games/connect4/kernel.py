@@ -23,6 +23,7 @@ Connect Four data in the state array::
     [HEADER+5, +W)   stones per column
     --- POS_LEN ---
     [HIST, +W*H)     column played at each ply
+    [HIST+W*H, +W*H) the last move before each ply (restored by undo)
 
 A move is a 0-based column inside (1-based in notation).  Four in a row in any direction wins; a
 full board without one is a draw.
@@ -46,7 +47,7 @@ HEIGHTS = HEADER + 5
 
 
 def c4_state_size(w: int, h: int) -> int:
-    return HEIGHTS + w + w * h
+    return HEIGHTS + w + 2 * w * h
 
 
 def new_c4_state(w: int, h: int) -> np.ndarray:
@@ -68,10 +69,19 @@ def new_c4_state(w: int, h: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def has_four(b, h):
-    """True if bitboard ``b`` (uint64) holds four in a row; ``h`` is the board height."""
+def has_four(b, h, w):
+    """True if bitboard ``b`` (uint64) holds four in a row on a board ``w`` wide, ``h`` high.
+
+    Lines across columns need w >= 4, which also keeps every shift under 64 (w*(h+1) <= 64
+    gives h <= 15); tall narrow boards only have vertical lines.
+    """
     one = np.uint64(1)
-    for s in (one, np.uint64(h), np.uint64(h) + one, np.uint64(h) + np.uint64(2)):
+    m = b & (b >> one)
+    if m & (m >> np.uint64(2)):
+        return True
+    if w < 4:
+        return False
+    for s in (np.uint64(h), np.uint64(h) + one, np.uint64(h) + np.uint64(2)):
         m = b & (b >> s)
         if m & (m >> (s + s)):
             return True
@@ -109,7 +119,30 @@ def c4_wins_if_played(state, move, colour):
     if height >= h:
         return False
     bit = np.uint64(1) << np.uint64(move * (h + 1) + height)
-    return has_four(np.uint64(state[STONES + colour]) | bit, h)
+    return has_four(np.uint64(state[STONES + colour]) | bit, h, state[WIDTH])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _threat_cells(p, h, w):
+    """Cells (empty or not) that would complete a line of four for the stones ``p`` (uint64).
+
+    Bit-parallel, as in Pascal Pons' solver; lines across columns only when w >= 4 (see has_four).
+    """
+    one = np.uint64(1)
+    r = (p << one) & (p << np.uint64(2)) & (p << np.uint64(3))
+    if w < 4:
+        return r
+    stride = np.uint64(h + 1)
+    for s in (stride, stride - one, stride + one):
+        s2 = s + s
+        s3 = s2 + s
+        pair = (p << s) & (p << s2)
+        r |= pair & (p << s3)
+        r |= pair & (p >> s)
+        pair = (p >> s) & (p >> s2)
+        r |= pair & (p << s)
+        r |= pair & (p >> s3)
+    return r
 
 
 @njit(cache=True, nogil=True)
@@ -128,16 +161,7 @@ def c4_winning_moves(state, colour, out):
     col_bits = (one << np.uint64(h)) - one
     bottom = np.uint64(state[BOTTOM])
     board = np.uint64(state[BOARD])
-    r = (p << one) & (p << np.uint64(2)) & (p << np.uint64(3))
-    for s in (stride, stride - one, stride + one):
-        s2 = s + s
-        s3 = s2 + s
-        pair = (p << s) & (p << s2)
-        r |= pair & (p << s3)
-        r |= pair & (p >> s)
-        pair = (p >> s) & (p >> s2)
-        r |= pair & (p << s)
-        r |= pair & (p >> s3)
+    r = _threat_cells(p, h, w)
     playable = (occupied + bottom) & board
     wins = r & playable
     k = 0
@@ -163,11 +187,12 @@ def c4_apply(state, move):
     state[OCCUPIED] = np.int64(np.uint64(state[OCCUPIED]) | bit)
     state[HEIGHTS + move] += 1
     state[HASH] ^= zobrist_key(GAME_CONNECT4, slot, colour) ^ zobrist_key(GAME_CONNECT4, 0, 2)
-    if has_four(mine, h):
+    if has_four(mine, h, state[WIDTH]):
         state[WINNER] = colour
     elif ply + 1 == state[WIDTH] * h:
         state[WINNER] = DRAW
     state[state[HIST] + ply] = move
+    state[state[HIST] + state[WIDTH] * h + ply] = state[LAST_MOVE]
     state[PLY] = ply + 1
     state[LAST_MOVE] = move
 
@@ -187,7 +212,7 @@ def c4_undo(state):
     state[HASH] ^= zobrist_key(GAME_CONNECT4, slot, colour) ^ zobrist_key(GAME_CONNECT4, 0, 2)
     state[WINNER] = NO_WINNER
     state[PLY] = ply
-    state[LAST_MOVE] = state[state[HIST] + ply - 1] if ply > 0 else -1
+    state[LAST_MOVE] = state[state[HIST] + state[WIDTH] * h + ply]
     return move
 
 
@@ -238,11 +263,154 @@ def c4_playout(state, rng, work, owner):
         occupied |= bit
         if track and owner[c] < 0:
             owner[c] = mover
-        if has_four(mine, h):
+        if has_four(mine, h, w):
             return mover
         left -= 1
         if left == 0:
             return DRAW
+        if (occupied & column) == column:
+            k -= 1
+            work[idx] = work[k]
+        mine, theirs = theirs, mine
+        mover = 1 - mover
+
+
+# --- hooks for flat Monte Carlo and brute force (engines/rollout_kernel.py) -------------------
+
+from boardai.games.layout import rng_below  # noqa: E402  (used by the hooks below only)
+
+
+@njit(cache=True, nogil=True)
+def c4_playout_quality(state, rng, work):
+    """Random playout scored for seed 000's quality: returns (winner, length).
+
+    ``length`` counts the moves from the position *before* ``state`` to the end of the game:
+    1 + the moves this playout plays (the engines call it right after playing a candidate, so
+    a candidate that wins at once has length 1 and quality 1/1).  Same law as ``c4_playout``.
+    """
+    if state[WINNER] != NO_WINNER:
+        return state[WINNER], np.int64(1)
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    stride = np.uint64(h + 1)
+    one = np.uint64(1)
+    col_bits = (one << np.uint64(h)) - one
+    mover = state[PLY] & 1
+    mine = np.uint64(state[STONES + mover])
+    theirs = np.uint64(state[STONES + 1 - mover])
+    occupied = np.uint64(state[OCCUPIED])
+    k = 0
+    for c in range(w):
+        if state[HEIGHTS + c] < h:
+            work[k] = c
+            k += 1
+    left = w * h - state[PLY]
+    played = np.int64(1)
+    while True:
+        idx = rng_below(rng, k)
+        c = work[idx]
+        shift = np.uint64(c) * stride
+        column = col_bits << shift
+        bit = (occupied + (one << shift)) & column
+        mine |= bit
+        occupied |= bit
+        played += 1
+        if has_four(mine, h, w):
+            return mover, played
+        left -= 1
+        if left == 0:
+            return DRAW, played
+        if (occupied & column) == column:
+            k -= 1
+            work[idx] = work[k]
+        mine, theirs = theirs, mine
+        mover = 1 - mover
+
+
+@njit(cache=True, nogil=True)
+def c4_free_cells(state):
+    """Number of empty cells (the most moves the game can still last)."""
+    return state[WIDTH] * state[HEIGHT] - state[PLY]
+
+
+@njit(cache=True, nogil=True)
+def c4_symmetric(state):
+    """True if the position is its own left-right mirror image (column c <-> W-1-c)."""
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    mask = (np.uint64(1) << np.uint64(h)) - np.uint64(1)
+    for colour in range(2):
+        b = np.uint64(state[STONES + colour])
+        for c in range(w // 2):
+            lo = (b >> np.uint64(c * (h + 1))) & mask
+            hi = (b >> np.uint64((w - 1 - c) * (h + 1))) & mask
+            if lo != hi:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def c4_symmetric_move(state, move):
+    """Image of column ``move`` under the left-right mirror."""
+    return state[WIDTH] - 1 - move
+
+
+@njit(cache=True, nogil=True)
+def c4_playout_tactical(state, rng, work, owner):
+    """Random playout with tactics: a side that can make four does, and a side facing one threat
+    blocks it (two threats: it has lost).  Same contract as ``c4_playout``.  Slower per move,
+    but its results look much more like real play, which is what MCTS needs in this game.
+    """
+    if state[WINNER] != NO_WINNER:
+        return state[WINNER]
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    stride = np.uint64(h + 1)
+    one = np.uint64(1)
+    col_bits = (one << np.uint64(h)) - one
+    bottom = np.uint64(state[BOTTOM])
+    board = np.uint64(state[BOARD])
+    mover = state[PLY] & 1
+    mine = np.uint64(state[STONES + mover])
+    theirs = np.uint64(state[STONES + 1 - mover])
+    occupied = np.uint64(state[OCCUPIED])
+    track = owner.shape[0] >= w
+    if track:
+        for c in range(w):
+            owner[c] = -1
+    k = 0
+    for c in range(w):
+        if state[HEIGHTS + c] < h:
+            work[k] = c
+            k += 1
+    left = w * h - state[PLY]
+    while True:
+        playable = (occupied + bottom) & board
+        if _threat_cells(mine, h, w) & playable:
+            return mover                          # takes the win
+        forced = _threat_cells(theirs, h, w) & playable
+        if forced:
+            if forced & (forced - one):
+                return 1 - mover                  # two threats: lost
+            bit = forced
+            c = 0
+            while not (bit & (col_bits << (np.uint64(c) * stride))):
+                c += 1
+            idx = 0
+            while work[idx] != c:
+                idx += 1
+        else:
+            idx = np.int64(((rng_next(rng) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
+            c = work[idx]
+            bit = (occupied + (one << (np.uint64(c) * stride))) & (col_bits << (np.uint64(c) * stride))
+        mine |= bit
+        occupied |= bit
+        if track and owner[c] < 0:
+            owner[c] = mover
+        left -= 1
+        if left == 0:
+            return DRAW
+        column = col_bits << (np.uint64(c) * stride)
         if (occupied & column) == column:
             k -= 1
             work[idx] = work[k]

@@ -14,8 +14,8 @@ import re
 SWAP_NAME = "swap-pieces"
 SWAP_SPELLINGS = ("swap", "swap-pieces", "swap-sides")
 
-_CELL = re.compile(r"^([a-z]+)(\d+)$")
-_PAIR = re.compile(r"^(\d+)[\s,]+(\d+)$")
+_CELL = re.compile(r"^([a-z]+)(\d+)$", re.ASCII)
+_PAIR = re.compile(r"^(\d+)[\s,]+(\d+)$", re.ASCII)
 
 
 def column_letters(col: int) -> str:

@@ -55,7 +55,7 @@ def render_hex(width: int, height: int, cells, last: int | None = None,
             before = 2 * c            # " " or " - " before the cell
             after = 2 + 2 * c         # " - " or " " after the cell
             pieces[before] = pieces[before][:-1] + "("
-            pieces[after] = ")" + pieces[after][1:]
+            pieces[after] = ")" + (pieces[after][1:] or " ")   # keep a space before the label
         if color:
             for c in range(width):
                 v = int(cells[r * width + c])
