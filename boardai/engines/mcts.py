@@ -40,6 +40,15 @@ class _Tree:
         return int(self.meta[MK.ROOT])
 
 
+def _child(tree: _Tree, node: int, move: int) -> int:
+    """The child of ``node`` reached by ``move``, or -1."""
+    first, k = int(tree.ints[node, MK.CHILD]), int(tree.ints[node, MK.NCHILD])
+    for ch in range(first, first + k):
+        if tree.ints[ch, MK.MOVE] == move:
+            return ch
+    return -1
+
+
 @register
 class MctsEngine(Engine):
     name = "mcts"
@@ -94,16 +103,10 @@ class MctsEngine(Engine):
             root = tree.root
             ok = True
             for move in hist[len(tree.history):]:
-                first, k = int(tree.ints[root, MK.CHILD]), int(tree.ints[root, MK.NCHILD])
-                found = -1
-                for ch in range(first, first + k):
-                    if tree.ints[ch, MK.MOVE] == move:
-                        found = ch
-                        break
-                if found < 0:
+                root = _child(tree, root, move)
+                if root < 0:
                     ok = False
                     break
-                root = found
             if ok:
                 tree.meta[MK.ROOT] = root
                 reused = True
@@ -247,12 +250,7 @@ class MctsEngine(Engine):
         node = tree.root
         move = best
         while True:
-            first, k = int(tree.ints[node, MK.CHILD]), int(tree.ints[node, MK.NCHILD])
-            nxt = -1
-            for ch in range(first, first + k):
-                if tree.ints[ch, MK.MOVE] == move:
-                    nxt = ch
-                    break
+            nxt = _child(tree, node, move)
             if nxt < 0 or not replay.is_legal(move):
                 break
             names.append(replay.move_name(move))

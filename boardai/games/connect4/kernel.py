@@ -225,6 +225,20 @@ def c4_playout(state, rng, work, owner):
     draw serves two moves.  If ``owner`` has length W it receives, per column, the colour of the
     first stone the playout dropped there (-1 if none): the AMAF statistic for a column game.
     """
+    return _c4_playout(state, rng, work, owner, False)
+
+
+@njit(cache=True, nogil=True)
+def c4_playout_tactical(state, rng, work, owner):
+    """Random playout with tactics: a side that can make four does, and a side facing one threat
+    blocks it (two threats: it has lost).  Same contract as ``c4_playout``.  Slower per move,
+    but its results look much more like real play, which is what MCTS needs in this game.
+    """
+    return _c4_playout(state, rng, work, owner, True)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _c4_playout(state, rng, work, owner, tactics):
     if state[WINNER] != NO_WINNER:
         return state[WINNER]
     w = state[WIDTH]
@@ -232,6 +246,8 @@ def c4_playout(state, rng, work, owner):
     stride = np.uint64(h + 1)
     one = np.uint64(1)
     col_bits = (one << np.uint64(h)) - one
+    bottom = np.uint64(state[BOTTOM])
+    board = np.uint64(state[BOARD])
     mover = state[PLY] & 1
     mine = np.uint64(state[STONES + mover])
     theirs = np.uint64(state[STONES + 1 - mover])
@@ -249,12 +265,28 @@ def c4_playout(state, rng, work, owner):
     bits = np.uint64(0)
     have = 0
     while True:
-        if have == 0:
-            bits = rng_next(rng)
-            have = 2
-        idx = np.int64(((bits & np.uint64(0xFFFFFFFF)) * np.uint64(k)) >> np.uint64(32))
-        bits >>= np.uint64(32)
-        have -= 1
+        idx = -1
+        if tactics:
+            playable = (occupied + bottom) & board
+            if _threat_cells(mine, h, w) & playable:
+                return mover                          # takes the win
+            forced = _threat_cells(theirs, h, w) & playable
+            if forced:
+                if forced & (forced - one):
+                    return 1 - mover                  # two threats: lost
+                c = 0
+                while not (forced & (col_bits << (np.uint64(c) * stride))):
+                    c += 1
+                idx = 0
+                while work[idx] != c:
+                    idx += 1
+        if idx < 0:
+            if have == 0:
+                bits = rng_next(rng)
+                have = 2
+            idx = np.int64(((bits & np.uint64(0xFFFFFFFF)) * np.uint64(k)) >> np.uint64(32))
+            bits >>= np.uint64(32)
+            have -= 1
         c = work[idx]
         shift = np.uint64(c) * stride
         column = col_bits << shift
@@ -263,7 +295,7 @@ def c4_playout(state, rng, work, owner):
         occupied |= bit
         if track and owner[c] < 0:
             owner[c] = mover
-        if has_four(mine, h, w):
+        if not tactics and has_four(mine, h, w):
             return mover
         left -= 1
         if left == 0:
@@ -353,66 +385,3 @@ def c4_symmetric(state):
 def c4_symmetric_move(state, move):
     """Image of column ``move`` under the left-right mirror."""
     return state[WIDTH] - 1 - move
-
-
-@njit(cache=True, nogil=True)
-def c4_playout_tactical(state, rng, work, owner):
-    """Random playout with tactics: a side that can make four does, and a side facing one threat
-    blocks it (two threats: it has lost).  Same contract as ``c4_playout``.  Slower per move,
-    but its results look much more like real play, which is what MCTS needs in this game.
-    """
-    if state[WINNER] != NO_WINNER:
-        return state[WINNER]
-    w = state[WIDTH]
-    h = state[HEIGHT]
-    stride = np.uint64(h + 1)
-    one = np.uint64(1)
-    col_bits = (one << np.uint64(h)) - one
-    bottom = np.uint64(state[BOTTOM])
-    board = np.uint64(state[BOARD])
-    mover = state[PLY] & 1
-    mine = np.uint64(state[STONES + mover])
-    theirs = np.uint64(state[STONES + 1 - mover])
-    occupied = np.uint64(state[OCCUPIED])
-    track = owner.shape[0] >= w
-    if track:
-        for c in range(w):
-            owner[c] = -1
-    k = 0
-    for c in range(w):
-        if state[HEIGHTS + c] < h:
-            work[k] = c
-            k += 1
-    left = w * h - state[PLY]
-    while True:
-        playable = (occupied + bottom) & board
-        if _threat_cells(mine, h, w) & playable:
-            return mover                          # takes the win
-        forced = _threat_cells(theirs, h, w) & playable
-        if forced:
-            if forced & (forced - one):
-                return 1 - mover                  # two threats: lost
-            bit = forced
-            c = 0
-            while not (bit & (col_bits << (np.uint64(c) * stride))):
-                c += 1
-            idx = 0
-            while work[idx] != c:
-                idx += 1
-        else:
-            idx = np.int64(((rng_next(rng) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
-            c = work[idx]
-            bit = (occupied + (one << (np.uint64(c) * stride))) & (col_bits << (np.uint64(c) * stride))
-        mine |= bit
-        occupied |= bit
-        if track and owner[c] < 0:
-            owner[c] = mover
-        left -= 1
-        if left == 0:
-            return DRAW
-        column = col_bits << (np.uint64(c) * stride)
-        if (occupied & column) == column:
-            k -= 1
-            work[idx] = work[k]
-        mine, theirs = theirs, mine
-        mover = 1 - mover
