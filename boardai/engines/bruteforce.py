@@ -182,14 +182,16 @@ def _fillin_scores(board, mode, threads, max_fillins, work, unique, pool):
 
     def run(task):
         m, d, bits = task
-        counts = np.zeros(2, dtype=np.int64)
+        counts = np.zeros(3, dtype=np.int64)
         sums = np.zeros(2)
         RK.fillin_task(state, m, rank, d, bits, mode, _BINOM, counts, sums)
         return counts, sums
 
     results = list(pool.map(run, tasks)) if pool is not None and threads > 1 else [run(t) for t in tasks]
     acc: dict[int, list] = {m: [0, 0, 0.0, 0.0] for m in unique}
+    visited = 0
     for (m, _, _), (counts, sums) in zip(tasks, results):
+        visited += int(counts[2])
         a = acc[m]
         a[0] += int(counts[0])
         a[1] += int(counts[1])
@@ -205,7 +207,7 @@ def _fillin_scores(board, mode, threads, max_fillins, work, unique, pool):
             sc = qw / (qw + ql) if qw + ql > 0 else 0.5
         scores[m] = ExactScore(m, sc, winrate, n, wins, qw, ql)
     counted = sum(math.comb(kfree[m], kfree[m] // 2) for m in unique)
-    return scores, {"fillins": total, "fillins_counted": counted}
+    return scores, {"fillins": total, "fillins_counted": counted, "nodes_visited": visited}
 
 
 def _recursive_scores(board, mode, threads, max_fillins, unique, pool):

@@ -30,7 +30,7 @@ from boardai.games.kernel import (
     apply_move, copy_position, fill_cells, fill_connects, fill_length, fill_load, fill_set,
     free_cells, legal_moves, playout, playout_quality, undo_move,
 )
-from boardai.games.layout import BLACK, DRAW, HASH, NO_WINNER, NUM_ACTIONS, PLY, WINNER
+from boardai.games.layout import DRAW, HASH, NO_WINNER, NUM_ACTIONS, PLY, WINNER
 
 WINRATE = 0
 QUALITY = 1
@@ -53,11 +53,12 @@ def mc_round(state, cands, which, count, rngs, stats, mode):
     pos = state.copy()                   # full copy: the swap move reads the move history
     work = np.empty(state.shape[0], dtype=np.int64)
     no_owner = np.empty(0, dtype=np.int64)
-    for j in range(which.shape[0]):
+    rng = np.empty(1, dtype=np.uint64)   # a private copy: threads writing neighbouring
+    for j in range(which.shape[0]):      # elements of ``rngs`` would share a cache line
         i = which[j]
         copy_position(state, pos)
         apply_move(pos, cands[i])
-        rng = rngs[i:i + 1]
+        rng[0] = rngs[i]
         sx = 0.0
         sy = 0.0
         sxx = 0.0
@@ -86,6 +87,7 @@ def mc_round(state, cands, which, count, rngs, stats, mode):
             syy += y * y
             sxy += x * y
             sw += w
+        rngs[i] = rng[0]
         stats[i, N] += count
         stats[i, SX] += sx
         stats[i, SY] += sy
@@ -154,7 +156,8 @@ def fillin_task(state, cand, rank, prefix_len, prefix_bits, mode, binom, counts,
     the winner's shortest chain cannot change any more (its length with only its stones equals
     its length with every unassigned cell added); otherwise it is enumerated to the leaves.
 
-    Adds ``counts += (mover-winning fill-ins, losing fill-ins)`` (int64, exact) and, in QUALITY
+    Adds ``counts[:2] += (mover-winning fill-ins, losing fill-ins)`` (int64, exact), ``counts[2]
+    += nodes of the enumeration visited`` when ``counts`` has a third slot, and, in QUALITY
     mode, ``sums += (sum of 1/L over wins, sum of 1/L over losses)``.
     """
     mover = state[PLY] & 1
@@ -194,10 +197,12 @@ def fillin_task(state, cand, rank, prefix_len, prefix_bits, mode, binom, counts,
     losses = np.int64(0)
     qwin = 0.0
     qloss = 0.0
+    nodes = np.int64(0)
     i = root
     while True:
         s = stage[i]
         if s == 0:
+            nodes += 1
             # evaluate the node: is the winner decided, and can the subtree be closed?
             if dec[i] < 0:
                 last = col[i - 1] if i > root else -1
@@ -263,6 +268,8 @@ def fillin_task(state, cand, rank, prefix_len, prefix_bits, mode, binom, counts,
         i -= 1
     counts[0] += wins
     counts[1] += losses
+    if counts.shape[0] > 2:
+        counts[2] += nodes
     sums[0] += qwin
     sums[1] += qloss
     return True
