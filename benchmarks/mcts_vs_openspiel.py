@@ -15,34 +15,17 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import time
 
 from boardai.arena.game import play_game
+from boardai.bench import mcts_sims_per_second
 from boardai.engines.base import Limit
 from boardai.engines.registry import make_engine
-from boardai.games import Color, make_board
+from boardai.games import Color, make_board, parse_size
 
 
 def sims_per_second(spec: str, game: str, size: str, seconds: float) -> float:
-    board = make_board(game, size)
-    engine = make_engine(spec)
-    engine.play(board, Limit(sims=200))                     # compile / load caches
-    engine = make_engine(spec)
-    if spec.startswith("openspiel"):
-        sims = 0
-        start = time.perf_counter()
-        # OpenSpiel reports no count: time a fixed number of simulations instead
-        probe = 2000
-        engine.play(board, Limit(sims=probe))
-        rate = probe / (time.perf_counter() - start)
-        n = max(probe, int(rate * seconds))
-        start = time.perf_counter()
-        engine.play(board, Limit(sims=n))
-        sims = n
-        return sims / (time.perf_counter() - start)
-    result = engine.play(board, Limit(time=seconds))
-    engine.close()
-    return result.info["sims"] / result.time_s
+    w, h = parse_size(game, size)
+    return mcts_sims_per_second(spec, game, w, h, seconds)
 
 
 def speed(args) -> dict:

@@ -137,3 +137,79 @@ def format_playouts(result: dict) -> str:
     if result.get("draw_rate"):
         line += f", draws {100 * result['draw_rate']:.1f}%"
     return line + ")"
+
+
+# --- MCTS simulations per second ------------------------------------------------------------
+
+def mcts_sims_per_second(spec: str, game: str, width: int, height: int, seconds: float) -> float:
+    """Simulations per second of the engine ``spec`` searching the empty board for ``seconds``.
+
+    The engine is warmed up first (numba caches loaded, OpenSpiel's bot built).  Our ``mcts``
+    reports its own count; OpenSpiel's bot reports none, so it is timed on a fixed number of
+    simulations sized from a short probe to last about ``seconds``.
+    """
+    from boardai.engines.base import Limit
+    from boardai.engines.registry import make_engine
+
+    board = make_board(game, (width, height))
+    warm = make_engine(spec)
+    warm.play(board, Limit(sims=200))
+    warm.close()
+    engine = make_engine(spec)
+    try:
+        if spec.startswith("openspiel"):
+            probe = 2000
+            start = time.perf_counter()
+            engine.play(board, Limit(sims=probe))
+            rate = probe / (time.perf_counter() - start)
+            n = max(probe, int(rate * seconds))
+            start = time.perf_counter()
+            engine.play(board, Limit(sims=n))
+            return n / (time.perf_counter() - start)
+        result = engine.play(board, Limit(time=seconds))
+        return result.info["sims"] / result.time_s
+    finally:
+        engine.close()
+
+
+def bench_mcts(game: str, width: int, height: int, seconds: float, threads: int = 1,
+               options: str = "", peer: bool = False) -> dict:
+    """``mcts`` simulations per second from the empty board, with optional peer and 1-thread ratios.
+
+    ``options`` are extra ``mcts`` options (``"rave=0,bridge=1"``).  With ``threads`` > 1 the
+    one-thread rate is measured too and ``thread_scaling`` reported; with ``peer`` OpenSpiel's
+    C++ ``MCTSBot`` (pip package ``open_spiel``) is measured in the same run and
+    ``ratio_vs_openspiel`` reported.
+    """
+    game = game_name(game)
+
+    def spec(k: int) -> str:
+        opts = ",".join(o for o in (f"threads={k}" if k > 1 else "", options) if o)
+        return "mcts" + (":" + opts if opts else "")
+
+    out: dict = {"game": game, "size": f"{width}x{height}", "threads": threads,
+                 "seconds": seconds, "engine": spec(threads)}
+    out["sims_per_s"] = mcts_sims_per_second(spec(threads), game, width, height, seconds)
+    if threads > 1:
+        one = mcts_sims_per_second(spec(1), game, width, height, seconds)
+        out["sims_per_s_1thread"] = one
+        out["thread_scaling"] = out["sims_per_s"] / one
+    if peer:
+        ref = mcts_sims_per_second("openspiel-mcts", game, width, height, seconds)
+        out["openspiel_sims_per_s"] = ref
+        out["ratio_vs_openspiel"] = out.get("sims_per_s_1thread", out["sims_per_s"]) / ref
+    return out
+
+
+def format_mcts(result: dict) -> str:
+    """One line for people: the rate, and the ratios that were measured."""
+    t = result["threads"]
+    line = (f"{result['engine']} on {result['game']} {result['size']}: "
+            f"{result['sims_per_s']:,.0f} simulations/s ({t} thread{'s' if t != 1 else ''})")
+    if "thread_scaling" in result:
+        line += (f"; 1 thread {result['sims_per_s_1thread']:,.0f}/s, "
+                 f"scaling {result['thread_scaling']:.2f}x")
+    if "ratio_vs_openspiel" in result:
+        line += (f"; OpenSpiel MCTSBot {result['openspiel_sims_per_s']:,.0f}/s, "
+                 f"1 thread = {result['ratio_vs_openspiel']:.1f}x OpenSpiel")
+    return line

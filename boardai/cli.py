@@ -224,18 +224,55 @@ def bench_playouts_cmd(game, size, seconds, threads, seed, as_json) -> None:
       boardai bench playouts --game hex --size 11 --seconds 3 --threads 2 --json
     """
     from boardai.bench import bench_playouts, format_playouts
-    from boardai.games import parse_size
+
+    w, h = _bench_size(game, size, seconds)
+    result = bench_playouts(game.lower(), w, h, seconds, threads, seed)
+    click.echo(json.dumps(result) if as_json else format_playouts(result))
+
+
+@bench.command("mcts", context_settings=CONTEXT)
+@click.option("--game", type=GAME_CHOICE, default="hex", show_default=True)
+@click.option("--size", help="N or WxH (default 11 for Hex, 7x6 for Connect Four).")
+@click.option("--seconds", type=float, default=3.0, show_default=True)
+@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Root-parallel threads; >1 also measures one thread for the scaling.")
+@click.option("--options", default="", metavar="K=V,...", help="Extra mcts options, e.g. rave=0.")
+@click.option("--peer", is_flag=True, help="Also measure OpenSpiel's C++ MCTSBot (needs open_spiel).")
+@click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
+def bench_mcts_cmd(game, size, seconds, threads, options, peer, as_json) -> None:
+    """MCTS simulations per second from the empty board.
+
+    \b
+    Examples:
+      boardai bench mcts --game hex --size 11 --seconds 3 --threads 2 --json
+      boardai bench mcts --game connect4 --peer      # ratio against OpenSpiel's MCTSBot
+    """
+    from boardai.bench import bench_mcts, format_mcts
+    from boardai.engines.registry import EngineSpecError, make_engine
+
+    w, h = _bench_size(game, size, seconds)
+    try:
+        make_engine("mcts:" + options if options else "mcts")
+        if peer:
+            make_engine("openspiel-mcts")
+    except (EngineSpecError, ValueError, ImportError) as exc:
+        raise click.UsageError(str(exc)) from None
+    result = bench_mcts(game.lower(), w, h, seconds, threads, options, peer)
+    click.echo(json.dumps(result) if as_json else format_mcts(result))
+
+
+def _bench_size(game: str, size: str | None, seconds: float) -> tuple[int, int]:
+    """The board size a bench command was given, checked (a usage error names what is accepted)."""
+    from boardai.games import make_board, parse_size
 
     try:
         w, h = parse_size(game.lower(), size)
-        from boardai.games import make_board
         make_board(game.lower(), (w, h))
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     if seconds <= 0:
         raise click.UsageError("--seconds must be > 0")
-    result = bench_playouts(game.lower(), w, h, seconds, threads, seed)
-    click.echo(json.dumps(result) if as_json else format_playouts(result))
+    return w, h
 
 
 if __name__ == "__main__":

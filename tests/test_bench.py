@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import boardai.bench
-from boardai.bench import bench_playouts, format_playouts
+from boardai.bench import bench_mcts, bench_playouts, format_mcts, format_playouts
 from boardai.games import make_board
 from boardai.games.kernel import playout_batch
 from boardai.games.layout import HEADER, new_rng
@@ -147,3 +147,21 @@ def test_run_all_prints_a_table_and_json_last(capsys):
     assert sizes[:2] == [("hex", "11x11"), ("connect4", "7x6")]
     assert all(r["ratio_vs_plain"] > 0 and r["thread_scaling"] > 0 for r in data["rows"])
     assert any("ours/plain" in line for line in out[:-1])
+
+
+@pytest.mark.parametrize("game, size, threads", [("connect4", (7, 6), 2), ("hex", (5, 5), 1)])
+def test_bench_mcts_short_run(game, size, threads):
+    r = bench_mcts(game, *size, seconds=0.2, threads=threads, options="rave=0")
+    assert r["engine"] == ("mcts:threads=2,rave=0" if threads == 2 else "mcts:rave=0")
+    assert r["sims_per_s"] > 0 and r["size"] == f"{size[0]}x{size[1]}"
+    assert ("thread_scaling" in r) == (threads > 1)
+    assert format_mcts(r).startswith(r["engine"] + " on " + game)
+
+
+def test_bench_mcts_cli_rejects_bad_options():
+    from click.testing import CliRunner
+
+    from boardai.cli import main
+
+    out = CliRunner().invoke(main, ["bench", "mcts", "--options", "colour=3", "--seconds", "0.1"])
+    assert out.exit_code == 2 and "no option 'colour'" in out.output
