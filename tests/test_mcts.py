@@ -135,6 +135,18 @@ def test_time_budget_is_answered():
     assert board.is_legal(result.move) and result.info["sims"] > 0
 
 
+def test_first_short_move_of_a_new_process_still_searches():
+    """Loading the compiled code must not eat a short budget (it once made the first move blind)."""
+    import subprocess
+
+    code = ("from boardai.engines.registry import make_engine; from boardai.engines.base import Limit;"
+            "from boardai.games import make_board;"
+            "r = make_engine('mcts').play(make_board('connect4', None), Limit(time=0.1));"
+            "print(r.info['sims'])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert int(out.stdout.split()[-1]) > 0
+
+
 def test_threads_and_tiny_memory_still_play_legally():
     board = make_board("hex", "9")
     engine = make_engine("mcts:seed=1,threads=2")

@@ -166,6 +166,7 @@ class MctsEngine(Engine):
         return done, deepest
 
     def search(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        _load_kernels(board)      # once per process, before the clock: time=T is for searching
         clock = Stopwatch()
         limit = self._limit(limit)
         sims = limit.sims            # both may be set: whichever runs out first ends the search
@@ -279,3 +280,24 @@ class MctsEngine(Engine):
 
 
 __all__ = ["MctsEngine"]
+
+
+_KERNELS_LOADED = False
+
+
+def _load_kernels(board: Board) -> None:
+    """Load (or compile) the jitted search once, so the first move's budget goes to searching.
+
+    Loading numba's cached machine code takes a few tenths of a second in a new process; were it
+    inside the clock, a short first move (``time=0.2``) would end before one simulation ran.
+    """
+    global _KERNELS_LOADED
+    if _KERNELS_LOADED:
+        return
+    ints, flts, meta = MK.new_tree(64)
+    state = board.state.copy()
+    params = np.array([0.7, 0.0, 0.0, 2.0, 1.0, 0.0])
+    MK.run_simulations(ints, flts, meta, state, 0, new_rng(0), params, MK.new_tables())
+    MK.compact_tree(ints, flts, meta, *MK.new_tree(64)[:2])
+    _KERNELS_LOADED = True
+
