@@ -225,7 +225,7 @@ def c4_playout(state, rng, work, owner):
     draw serves two moves.  If ``owner`` has length W it receives, per column, the colour of the
     first stone the playout dropped there (-1 if none): the AMAF statistic for a column game.
     """
-    return _c4_playout(state, rng, work, owner, False)
+    return _c4_playout(state, rng, work, owner, False)[0]
 
 
 @njit(cache=True, nogil=True)
@@ -234,13 +234,15 @@ def c4_playout_tactical(state, rng, work, owner):
     blocks it (two threats: it has lost).  Same contract as ``c4_playout``.  Slower per move,
     but its results look much more like real play, which is what MCTS needs in this game.
     """
-    return _c4_playout(state, rng, work, owner, True)
+    return _c4_playout(state, rng, work, owner, True)[0]
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _c4_playout(state, rng, work, owner, tactics):
+    """The one playout loop: returns (winner, length), ``length`` = 1 + the moves it played."""
+    played = np.int64(1)
     if state[WINNER] != NO_WINNER:
-        return state[WINNER]
+        return state[WINNER], played
     w = state[WIDTH]
     h = state[HEIGHT]
     stride = np.uint64(h + 1)
@@ -269,11 +271,11 @@ def _c4_playout(state, rng, work, owner, tactics):
         if tactics:
             playable = (occupied + bottom) & board
             if _threat_cells(mine, h, w) & playable:
-                return mover                          # takes the win
+                return mover, played + 1              # takes the win
             forced = _threat_cells(theirs, h, w) & playable
             if forced:
                 if forced & (forced - one):
-                    return 1 - mover                  # two threats: lost
+                    return 1 - mover, played + 2      # two threats: lost
                 c = 0
                 while not (forced & (col_bits << (np.uint64(c) * stride))):
                     c += 1
@@ -293,13 +295,14 @@ def _c4_playout(state, rng, work, owner, tactics):
         bit = (occupied + (one << shift)) & column
         mine |= bit
         occupied |= bit
+        played += 1
         if track and owner[c] < 0:
             owner[c] = mover
         if not tactics and has_four(mine, h, w):
-            return mover
+            return mover, played
         left -= 1
         if left == 0:
-            return DRAW
+            return DRAW, played
         if (occupied & column) == column:
             k -= 1
             work[idx] = work[k]
@@ -308,8 +311,6 @@ def _c4_playout(state, rng, work, owner, tactics):
 
 
 # --- hooks for flat Monte Carlo and brute force (engines/rollout_kernel.py) -------------------
-
-from boardai.games.layout import rng_below  # noqa: E402  (used by the hooks below only)
 
 
 @njit(cache=True, nogil=True)
@@ -320,43 +321,7 @@ def c4_playout_quality(state, rng, work):
     1 + the moves this playout plays (the engines call it right after playing a candidate, so
     a candidate that wins at once has length 1 and quality 1/1).  Same law as ``c4_playout``.
     """
-    if state[WINNER] != NO_WINNER:
-        return state[WINNER], np.int64(1)
-    w = state[WIDTH]
-    h = state[HEIGHT]
-    stride = np.uint64(h + 1)
-    one = np.uint64(1)
-    col_bits = (one << np.uint64(h)) - one
-    mover = state[PLY] & 1
-    mine = np.uint64(state[STONES + mover])
-    theirs = np.uint64(state[STONES + 1 - mover])
-    occupied = np.uint64(state[OCCUPIED])
-    k = 0
-    for c in range(w):
-        if state[HEIGHTS + c] < h:
-            work[k] = c
-            k += 1
-    left = w * h - state[PLY]
-    played = np.int64(1)
-    while True:
-        idx = rng_below(rng, k)
-        c = work[idx]
-        shift = np.uint64(c) * stride
-        column = col_bits << shift
-        bit = (occupied + (one << shift)) & column
-        mine |= bit
-        occupied |= bit
-        played += 1
-        if has_four(mine, h, w):
-            return mover, played
-        left -= 1
-        if left == 0:
-            return DRAW, played
-        if (occupied & column) == column:
-            k -= 1
-            work[idx] = work[k]
-        mine, theirs = theirs, mine
-        mover = 1 - mover
+    return _c4_playout(state, rng, work, work[:0], False)
 
 
 @njit(cache=True, nogil=True)
