@@ -417,16 +417,13 @@ def _spread_row(x, allowed):
         x = y
 
 
-@njit(cache=True, nogil=True)
-def black_connects(rows, base, h, reach):
-    """True if the black row masks ``rows[base:base+h]`` join the top row to the bottom row.
+@njit(cache=True, nogil=True, inline="always")
+def _flood(rows, base, h, reach, goal_row, goal_mask):
+    """Grow the seeded ``reach`` through the stones ``rows[base:base+h]`` until it stops.
 
-    Row-parallel flood fill: sweep down then up, each row spreading along its runs, until
-    nothing grows.  ``reach`` is scratch of length >= h.
+    Row-parallel flood fill: sweep down then up, each row spreading along its runs.  True as
+    soon as row ``goal_row`` (any row when -1) of the reached set meets ``goal_mask``.
     """
-    for r in range(h):
-        reach[r] = 0
-    reach[0] = rows[base]
     while True:
         grown = False
         for r in range(1, h):
@@ -434,20 +431,33 @@ def black_connects(rows, base, h, reach):
             seed = (p | (p >> 1)) & rows[base + r] & ~reach[r]
             if seed != 0:
                 reach[r] = _spread_row(seed | reach[r], rows[base + r])
+                if (reach[r] & goal_mask) != 0 and (goal_row < 0 or r == goal_row):
+                    return True
                 grown = True
-        if reach[h - 1] != 0:
-            return True
-        if not grown:
-            return False
-        grown = False
         for r in range(h - 2, -1, -1):
             q = reach[r + 1]
             seed = (q | (q << 1)) & rows[base + r] & ~reach[r]
             if seed != 0:
                 reach[r] = _spread_row(seed | reach[r], rows[base + r])
+                if (reach[r] & goal_mask) != 0 and (goal_row < 0 or r == goal_row):
+                    return True
                 grown = True
         if not grown:
             return False
+
+
+@njit(cache=True, nogil=True)
+def black_connects(rows, base, h, reach):
+    """True if the black row masks ``rows[base:base+h]`` join the top row to the bottom row.
+
+    ``reach`` is scratch of length >= h.
+    """
+    for r in range(h):
+        reach[r] = 0
+    reach[0] = rows[base]
+    if reach[h - 1] != 0:
+        return True
+    return _flood(rows, base, h, reach, h - 1, np.int64(-1))
 
 
 @njit(cache=True, nogil=True)
@@ -635,8 +645,8 @@ def hex_chain_length(rows, base, colour, w, h, reach):
 def hex_white_connects(rows, base, w, h, reach):
     """True if the white row masks ``rows[base:base+h]`` join column a to the last column.
 
-    The left-right twin of ``black_connects``: row runs grown from the left edge, then sweeps
-    down and up until nothing grows.  ``reach`` is scratch of length >= h.
+    The left-right twin of ``black_connects``: row runs grown from the left edge, then the same
+    flood.  ``reach`` is scratch of length >= h.
     """
     last = np.int64(1) << (w - 1)
     for r in range(h):
@@ -646,26 +656,7 @@ def hex_white_connects(rows, base, w, h, reach):
             if x & last:
                 return True
         reach[r] = x
-    while True:
-        grown = False
-        for r in range(1, h):
-            p = reach[r - 1]
-            seed = (p | (p >> 1)) & rows[base + r] & ~reach[r]
-            if seed != 0:
-                reach[r] = _spread_row(seed | reach[r], rows[base + r])
-                if reach[r] & last:
-                    return True
-                grown = True
-        for r in range(h - 2, -1, -1):
-            q = reach[r + 1]
-            seed = (q | (q << 1)) & rows[base + r] & ~reach[r]
-            if seed != 0:
-                reach[r] = _spread_row(seed | reach[r], rows[base + r])
-                if reach[r] & last:
-                    return True
-                grown = True
-        if not grown:
-            return False
+    return _flood(rows, base, h, reach, -1, last)
 
 
 @njit(cache=True, nogil=True)
