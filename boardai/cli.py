@@ -300,11 +300,9 @@ def match(engine_a, engine_b, games, openings, sprt, game, size, jobs, store, se
       boardai match random "gtp:boardai gtp --engine random" --size 5 --games 10 --json
       boardai match mcts:sims=400 mcts:sims=100 --size 7 --games 400 --sprt elo0=0,elo1=50
     """
-    from rich.console import Console
-
     from boardai.arena.match import make_plan, run_match
     from boardai.arena.ratings import SprtSpec
-    from boardai.arena.report import ProgressBar, outcome_json, print_match
+    from boardai.arena.report import ProgressBar, outcome_json, print_match, report_console
     from boardai.arena.runner import make_runner
 
     w, h, path, db = _arena_setup(game, size, store)
@@ -320,7 +318,7 @@ def match(engine_a, engine_b, games, openings, sprt, game, size, jobs, store, se
     if as_json:
         click.echo(json.dumps(outcome_json(out)))
     else:
-        print_match(out, Console())
+        print_match(out, report_console())
         click.echo(f"store: {path}")
 
 
@@ -338,10 +336,8 @@ def tournament(engines, games_per_pair, game, size, jobs, store, seed, move_time
       boardai tournament random mcts:sims=50 mcts:sims=200 --size 5 --games-per-pair 10
       boardai tournament random mcts:time=0.01 --game connect4 --games-per-pair 20 --json
     """
-    from rich.console import Console
-
     from boardai.arena.match import make_plan, run_tournament
-    from boardai.arena.report import ProgressBar, print_tournament
+    from boardai.arena.report import ProgressBar, print_tournament, report_console
     from boardai.arena.runner import make_runner
 
     if len(engines) < 2:
@@ -363,7 +359,7 @@ def tournament(engines, games_per_pair, game, size, jobs, store, seed, move_time
     if as_json:
         click.echo(json.dumps(out.to_json()))
     else:
-        print_tournament(out, Console())
+        print_tournament(out, report_console())
         click.echo(f"store: {path}")
 
 
@@ -382,9 +378,7 @@ def results(store, export, as_json) -> None:
     """
     import os
 
-    from rich.console import Console
-
-    from boardai.arena.report import export_sgf, print_store, store_summary
+    from boardai.arena.report import export_sgf, print_store, report_console, store_summary
     from boardai.arena.store import Store, StoreError
     from boardai.records import RecordError
 
@@ -406,7 +400,7 @@ def results(store, export, as_json) -> None:
             payload["exported"] = exported
         click.echo(json.dumps(payload))
         return
-    print_store(store, rows, Console())
+    print_store(store, rows, report_console())
     if exported is not None:
         click.echo(f"{exported} game record(s) written to {export}")
 

@@ -17,6 +17,12 @@ from boardai.arena.store import Store, StoredGame
 from boardai.records import GameRecord, save
 
 
+def report_console() -> Console:
+    """Standard output for reports: the terminal's width, or 120 columns when piped."""
+    console = Console()
+    return console if console.is_terminal else Console(width=120)
+
+
 def elo_text(score: MatchScore) -> str:
     """``+35.2 ± 41.0`` (or ``+inf`` when one side scored everything)."""
     e = score.elo()

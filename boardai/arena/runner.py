@@ -30,6 +30,7 @@ from boardai.engines.base import Engine
 from boardai.engines.gtp_client import GtpEngine
 from boardai.engines.registry import engine_options, make_engine, parse_spec, all_engines
 from boardai.games import Color, make_board
+from boardai.gtp.protocol import GtpError
 
 
 @dataclass(frozen=True)
@@ -85,18 +86,11 @@ def play_task(task: GameTask) -> StoredGame:
                 stderr = files[colour] = open(logs[colour], "w")
             engines[colour] = build_engine(specs[colour], int(seeds[colour]), task.move_timeout,
                                            stderr)
+        versions = {colour: _start(engine) for colour, engine in engines.items()}
         board = make_board(task.game, (task.width, task.height))
         board.push_many(list(task.opening))
         result = play_game(board, engines[Color.BLACK], engines[Color.WHITE],
                            move_timeout=task.move_timeout)
-        versions = {}
-        for colour, engine in engines.items():
-            if not isinstance(engine, GtpEngine):
-                versions[colour] = f"boardai {__version__}"
-            elif result.reason in FAULTS and result.loser == colour:
-                versions[colour] = None     # do not talk to an engine that just failed
-            else:
-                versions[colour] = engine.engine_name()
     finally:
         for colour, engine in engines.items():
             if isinstance(engine, GtpEngine) and not _healthy(result, colour):
@@ -118,6 +112,26 @@ def play_task(task: GameTask) -> StoredGame:
         times=result.times, black_version=versions[Color.BLACK],
         white_version=versions[Color.WHITE], detail=result.detail, logs=kept,
         finished=time.time())
+
+
+def _start(engine: Engine) -> str | None:
+    """Start a GTP engine before its first move (so its start-up is not move time) and ask its
+    name and version; a built-in engine is this boardai's."""
+    if not isinstance(engine, GtpEngine):
+        return f"boardai {__version__}"
+    try:
+        return f"{engine.send('name')} {engine.send('version')}".strip()
+    except GtpError:
+        engine.kill()       # it will be started again for its first move, and fail there
+        return None
+
+
+def warm_up() -> None:
+    """Load the games' compiled kernels now, so no game's first move pays for it."""
+    for game in ("hex", "connect4"):
+        board = make_board(game)
+        board.push(board.legal_moves[0])
+        board.pop()
 
 
 def _healthy(result, colour: Color) -> bool:
@@ -152,6 +166,7 @@ class SerialRunner(Runner):
     """Plays every game in this process, one after the other."""
 
     def play(self, tasks: Iterable[GameTask]) -> Iterator[StoredGame]:
+        warm_up()
         for task in tasks:
             yield play_task(task)
 
@@ -159,6 +174,7 @@ class SerialRunner(Runner):
 def _worker_init() -> None:
     """In a worker: die with the parent (Linux), and leave Ctrl-C to the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm_up()                       # a no-op after fork; loads the kernels after spawn
     try:
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
         libc.prctl(1, signal.SIGKILL)         # PR_SET_PDEATHSIG
@@ -181,6 +197,7 @@ class ProcessRunner(Runner):
         self.jobs = jobs
         self.batch = max(1, batch)
         ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+        warm_up()                   # forked workers inherit the loaded kernels
         self._pool = cf.ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_init)
 
     def play(self, tasks: Iterable[GameTask]) -> Iterator[StoredGame]:
