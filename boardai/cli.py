@@ -6,6 +6,7 @@ for usage errors, 1 for failures) instead of a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 
@@ -244,8 +245,9 @@ def bench_playouts_cmd(game, size, seconds, threads, seed, as_json) -> None:
 # --- arena: match, tournament, results -----------------------------------------------------
 def _arena_options(f):
     f = click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")(f)
-    f = click.option("--move-timeout", type=click.FloatRange(min=0, min_open=True), default=30.0,
-                     show_default=True, help="Hard limit in seconds per move: slower loses on time.")(f)
+    f = click.option("--move-timeout", type=click.FloatRange(min=0, min_open=True),
+                     help="Hard limit in seconds per move; slower loses on time (default: 30 s "
+                          "plus twice the largest time= in the specs).")(f)
     f = click.option("--seed", type=int, default=1, show_default=True,
                      help="Match seed; game i is seeded from it and i (reproducible, resumable).")(f)
     f = click.option("--store", type=click.Path(dir_okay=False),
@@ -256,6 +258,17 @@ def _arena_options(f):
     f = click.option("--size", help="Board size: N or WxH (default 11 for Hex, 7x6 for Connect Four).")(f)
     f = click.option("--game", type=GAME_CHOICE, default="hex", show_default=True)(f)
     return f
+
+
+@contextlib.contextmanager
+def _interrupts(path):
+    """Ctrl-C stops a match cleanly: what is stored stays stored; the same command resumes."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo(f"\nInterrupted; finished games are in {path}: run the same command to resume",
+                   err=True)
+        sys.exit(130)
 
 
 def _arena_setup(game, size, store):
@@ -312,7 +325,7 @@ def match(engine_a, engine_b, games, openings, sprt, game, size, jobs, store, se
     except ValueError as exc:
         db.close()
         raise click.UsageError(str(exc)) from None
-    with db, make_runner(jobs) as runner, ProgressBar(
+    with db, _interrupts(path), make_runner(jobs) as runner, ProgressBar(
             games, "match", enabled=sys.stderr.isatty()) as bar:
         out = run_match(plan, games, db, runner, spec, bar)
     if as_json:
@@ -325,8 +338,9 @@ def match(engine_a, engine_b, games, openings, sprt, game, size, jobs, store, se
 @main.command(context_settings=CONTEXT)
 @click.argument("engines", metavar="E1 E2 [E3 ...]", nargs=-1, required=True)
 @click.option("--games-per-pair", type=click.IntRange(1), default=20, show_default=True)
+@click.option("--openings", metavar="SUITE|FILE", help="As for match: hex-1stone, c4-random-4 or a file.")
 @_arena_options
-def tournament(engines, games_per_pair, game, size, jobs, store, seed, move_timeout,
+def tournament(engines, games_per_pair, openings, game, size, jobs, store, seed, move_timeout,
                as_json) -> None:
     """Round robin between engines: maximum-likelihood Elo ratings (the first at 0) with 95%
     intervals, and a cross-table.  Resumes from the store like match.
@@ -346,14 +360,14 @@ def tournament(engines, games_per_pair, game, size, jobs, store, seed, move_time
         raise click.UsageError("an engine is listed twice: give each spec once")
     w, h, path, db = _arena_setup(game, size, store)
     try:
-        plans = {(i, j): make_plan(engines[i], engines[j], game.lower(), w, h, None, seed,
+        plans = {(i, j): make_plan(engines[i], engines[j], game.lower(), w, h, openings, seed,
                                    move_timeout, path)
                  for i in range(len(engines)) for j in range(i + 1, len(engines))}
     except ValueError as exc:
         db.close()
         raise click.UsageError(str(exc)) from None
     total = games_per_pair * len(plans)
-    with db, make_runner(jobs) as runner, ProgressBar(
+    with db, _interrupts(path), make_runner(jobs) as runner, ProgressBar(
             total, "tournament", enabled=sys.stderr.isatty()) as bar:
         out = run_tournament(plans, [e.strip() for e in engines], games_per_pair, db, runner, bar)
     if as_json:

@@ -305,3 +305,13 @@ def test_results_summarises_and_exports_records(tmp_path):
     assert "crash 2" in text and "connection 4" in text
     missing = CliRunner().invoke(main, ["results", str(tmp_path / "none.sqlite")])
     assert missing.exit_code == 1 and "no such result store" in missing.output
+
+
+def test_an_in_process_engine_slower_than_the_hard_limit_loses_on_time(tmp_path):
+    plan = plan_for(tmp_path, move_timeout=1e-9)          # no move is that fast
+    with Store(tmp_path / "arena.sqlite") as store:
+        run_match(plan, 2, store, SerialRunner())
+        games = store.games(plan.key)
+    for g in games:
+        assert g.reason == "time forfeit" and g.winner == 1 and len(g.moves) == 0
+        assert "Black" in g.detail and "allowed per move" in g.detail

@@ -79,11 +79,29 @@ class MatchPlan:
                         game_seed(self.seed, idx), self.move_timeout, self.log_dir)
 
 
+def default_move_timeout(*specs: str) -> float:
+    """30 s plus twice the largest ``time=`` the specs give (a hard limit, not a budget)."""
+    from boardai.engines.registry import parse_spec
+
+    times = [0.0]
+    for spec in specs:
+        name, raw = parse_spec(spec)
+        if name != "gtp" and "time" in raw:
+            try:
+                times.append(float(raw["time"]))
+            except ValueError:
+                pass            # make_engine reports it
+    return 30.0 + 2.0 * max(times)
+
+
 def make_plan(engine_a: str, engine_b: str, game: str, width: int, height: int,
               openings: str | None, seed: int, move_timeout: float | None,
               store_path: Path) -> MatchPlan:
-    """Check the specs, board and suite; ValueError (clear message) on bad input."""
+    """Check the specs, board and suite; ValueError (clear message) on bad input.
+    ``move_timeout`` None: :func:`default_move_timeout`."""
     make_board(game, (width, height))
+    if move_timeout is None:
+        move_timeout = default_move_timeout(engine_a, engine_b)
     suite = load_suite(openings, game, width, height, seed)
     log_dir = str(store_path.with_name(store_path.name + ".logs"))
     return MatchPlan(check_spec(engine_a), check_spec(engine_b), game, width, height, suite,

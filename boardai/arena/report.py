@@ -57,7 +57,8 @@ class ProgressBar:
         status = ""
         if score is not None and score.games:
             pts = score.wins + 0.5 * score.draws
-            status = (f"{escape(score.engine_a)} {pts:g}/{score.games} "
+            name = score.engine_a if len(score.engine_a) <= 24 else score.engine_a[:23] + "…"
+            status = (f"{escape(name)} {pts:g}/{score.games} "
                       f"({100 * pts / score.games:.1f}%)  Elo {elo_text(score)}")
         self.progress.update(self.task, completed=done, status=status)
 
