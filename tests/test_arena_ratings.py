@@ -66,6 +66,9 @@ def test_sprt_decides_lopsided_results_and_waits_on_even_ones():
     assert sprt(30, 2, 0, spec).verdict == "H1"
     assert sprt(2, 30, 0, spec).verdict == "H0"
     assert sprt(5, 5, 0, spec).verdict is None
+    # by hand: s1 = 1 / (1 + 10^(-50/400)) = 0.57146; a win adds ln(0.57146 / 0.5) = 0.13359,
+    # a loss ln(0.42854 / 0.5) = -0.15423: 30 wins and 2 losses give 4.0078 - 0.3085 = 3.6993
+    assert sprt(30, 2, 0, spec).llr == pytest.approx(3.6993, abs=1e-3)
     # bounds: log(beta / (1 - alpha)) and log((1 - beta) / alpha) = -+log(19) at 5% / 5%
     assert spec.upper == pytest.approx(math.log(19)) and spec.lower == pytest.approx(-math.log(19))
 

@@ -249,7 +249,7 @@ def run_tournament(plans: dict[tuple[int, int], MatchPlan], engines: list[str], 
                 m.score.add(g)
                 done_total += 1
             if progress:
-                progress(m.score, done_total)
+                progress(None, done_total)
     k = len(engines)
     points, played = np.zeros((k, k)), np.zeros((k, k))
     for (i, j), plan in plans.items():

@@ -140,22 +140,21 @@ class SprtState:
 
 
 def sprt(wins: int, losses: int, draws: int, spec: SprtSpec) -> SprtState:
-    """Generalised SPRT on the mean score (normal approximation, as fishtest's GSPRT).
+    """Sequential probability ratio test of H1 (Elo ``elo1``) against H0 (Elo ``elo0``).
 
-    LLR = n (s1 - s0) (2 m - s0 - s1) / (2 v), with ``s0``/``s1`` the scores of ``elo0``/``elo1``,
-    ``m`` the mean score and ``v`` its per-game variance.  The variance is taken from the counts
-    plus half a virtual win, draw and loss, so a one-sided start has a finite LLR.
+    Each hypothesis is the result distribution with the observed draw rate ``d`` and the
+    expected score ``s`` of its Elo: win ``s - d/2``, loss ``1 - s - d/2``.  Draws then cancel
+    out and LLR = W ln(w1 / w0) + L ln(l1 / l0), exactly Wald's test on the decisive games (Hex
+    has no draws).  ``d`` is capped so that every probability stays positive.
     """
     n = wins + losses + draws
     if n == 0:
         return SprtState(0.0, spec.lower, spec.upper, None)
-    m, _ = score_stats(wins, losses, draws)
-    w, d, lo = wins + 0.5, draws + 0.5, losses + 0.5
-    t = w + d + lo
-    mv = (w + 0.5 * d) / t
-    v = (w * (1 - mv) ** 2 + d * (0.5 - mv) ** 2 + lo * mv ** 2) / t
     s0, s1 = score_from_elo(spec.elo0), score_from_elo(spec.elo1)
-    llr = n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * v)
+    d = min(draws / n, 0.99 * 2.0 * min(s0, s1, 1.0 - s0, 1.0 - s1))
+    w0, w1 = s0 - d / 2.0, s1 - d / 2.0
+    l0, l1 = 1.0 - s0 - d / 2.0, 1.0 - s1 - d / 2.0
+    llr = wins * math.log(w1 / w0) + losses * math.log(l1 / l0)
     verdict = "H1" if llr >= spec.upper else "H0" if llr <= spec.lower else None
     return SprtState(llr, spec.lower, spec.upper, verdict)
 

@@ -24,12 +24,15 @@ def report_console() -> Console:
 
 
 def elo_text(score: MatchScore) -> str:
-    """``+35.2 ± 41.0`` (or ``+inf`` when one side scored everything)."""
+    """``+35.2 ± 41.0``; ``+416.6 [+215, +inf]`` when the interval is unbounded on one side;
+    ``+inf`` when one side scored everything."""
     e = score.elo()
     if not math.isfinite(e.elo):
         return f"{'+' if e.elo > 0 else '-'}inf"
-    if not math.isfinite(e.ci95):
-        return f"{e.elo:+.1f} ± inf"
+    if not math.isfinite(e.ci95):          # the interval reaches a 0% or 100% score
+        low = "-inf" if not math.isfinite(e.elo_low) else f"{e.elo_low:+.0f}"
+        high = "+inf" if not math.isfinite(e.elo_high) else f"{e.elo_high:+.0f}"
+        return f"{e.elo:+.1f} [{low}, {high}]"
     return f"{e.elo:+.1f} ± {e.ci95:.1f}"
 
 
