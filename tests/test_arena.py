@@ -267,7 +267,8 @@ def test_match_json_with_openings_and_sprt_on_connect_four(tmp_path):
 def test_match_bad_input_is_a_usage_error(tmp_path):
     for args, message in ((["nosuch", "random"], "unknown engine"),
                           (["random", "random", "--sprt", "elo1=-5"], "elo1 > elo0"),
-                          (["random", "random", "--openings", "c4-random-4"], "for Connect Four")):
+                          (["random", "random", "--openings", "c4-random-4"], "for Connect Four"),
+                          (["random", "gtp:no-such-engine-here --x"], "cannot find the GTP")):
         res = CliRunner().invoke(main, ["match", *args, "--store", str(tmp_path / "s.sqlite")])
         assert res.exit_code == 2 and message in res.output
 
@@ -315,3 +316,9 @@ def test_an_in_process_engine_slower_than_the_hard_limit_loses_on_time(tmp_path)
     for g in games:
         assert g.reason == "time forfeit" and g.winner == 1 and len(g.moves) == 0
         assert "Black" in g.detail and "allowed per move" in g.detail
+
+
+@pytest.mark.parametrize("command", ["match", "tournament", "results"])
+def test_arena_help_has_examples(command):
+    out = cli(command, "--help").output
+    assert "Examples:" in out and f"boardai {command} " in out

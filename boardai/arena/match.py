@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shlex
+import shutil
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +27,7 @@ from boardai.arena.ratings import (
 )
 from boardai.arena.runner import GameTask, Runner, game_seed
 from boardai.arena.store import MatchInfo, Store, StoredGame
-from boardai.engines.registry import make_engine
+from boardai.engines.registry import make_engine, parse_spec
 from boardai.games import make_board
 
 
@@ -38,13 +40,16 @@ def default_store_path() -> Path:
 
 
 def check_spec(spec: str) -> str:
-    """Raise the registry's clear error for a bad engine spec; return it stripped."""
-    engine = make_engine(spec) if not spec.strip().lower().startswith("gtp:") else None
-    if engine is not None:
-        engine.close()
+    """Raise a clear ValueError for a bad engine spec (or a GTP command that is not there);
+    return the spec stripped.  GTP engines are not started here."""
+    name, raw = parse_spec(spec)
+    if name == "gtp":
+        argv = shlex.split(raw["command"])
+        if not argv or shutil.which(argv[0]) is None:
+            raise ValueError(f"cannot find the GTP engine program {argv[0] if argv else ''!r} "
+                             f"of {spec!r}: give a command on PATH or a path to an executable")
     else:
-        from boardai.engines.registry import parse_spec
-        parse_spec(spec)
+        make_engine(spec).close()
     return spec.strip()
 
 
@@ -81,8 +86,6 @@ class MatchPlan:
 
 def default_move_timeout(*specs: str) -> float:
     """30 s plus twice the largest ``time=`` the specs give (a hard limit, not a budget)."""
-    from boardai.engines.registry import parse_spec
-
     times = [0.0]
     for spec in specs:
         name, raw = parse_spec(spec)
