@@ -322,3 +322,11 @@ def test_an_in_process_engine_slower_than_the_hard_limit_loses_on_time(tmp_path)
 def test_arena_help_has_examples(command):
     out = cli(command, "--help").output
     assert "Examples:" in out and f"boardai {command} " in out
+
+
+def test_sprt_with_workers_keeps_the_games_under_way_when_it_decides(tmp_path):
+    plan = plan_for(tmp_path, a="mcts:sims=300", b="random")
+    with Store(tmp_path / "arena.sqlite") as store, ProcessRunner(2) as runner:
+        out = run_match(plan, 200, store, runner, SprtSpec(elo0=0, elo1=100))
+        stored = store.games(plan.key)
+    assert out.sprt.verdict == "H1" and out.score.games == len(stored) < 200

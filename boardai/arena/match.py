@@ -203,6 +203,9 @@ def run_match(plan: MatchPlan, games: int, store: Store, runner: Runner,
                 progress(score, score.games)
             if sprt_spec is not None and score.sprt(sprt_spec).verdict is not None:
                 break
+        for g in runner.drain():         # games already under way when the SPRT decided
+            if store.add_game(g):
+                score.add(g)
     if sprt_spec is not None:
         outcome.sprt = score.sprt(sprt_spec)
     return outcome

@@ -152,6 +152,11 @@ class Runner(ABC):
     def play(self, tasks: Iterable[GameTask]) -> Iterator[StoredGame]:
         ...
 
+    def drain(self) -> list[StoredGame]:
+        """After breaking out of ``play``: wait for the games already being played and return
+        them (so no finished game is thrown away)."""
+        return []
+
     def close(self) -> None:
         """Release workers."""
 
@@ -199,6 +204,7 @@ class ProcessRunner(Runner):
         ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
         warm_up()                   # forked workers inherit the loaded kernels
         self._pool = cf.ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_init)
+        self._running: list[cf.Future] = []
 
     def play(self, tasks: Iterable[GameTask]) -> Iterator[StoredGame]:
         tasks = list(tasks)
@@ -210,6 +216,14 @@ class ProcessRunner(Runner):
         finally:
             for fut in futures:
                 fut.cancel()
+            self._running = [f for f in futures if not f.cancelled() and not f.done()]
+
+    def drain(self) -> list[StoredGame]:
+        running, self._running = self._running, []
+        games: list[StoredGame] = []
+        for fut in running:
+            games.extend(fut.result())
+        return games
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
