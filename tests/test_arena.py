@@ -12,10 +12,11 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from boardai.arena.match import make_plan, run_match, run_tournament
+from boardai.arena.match import make_plan, run_match
 from boardai.arena.openings import OpeningError, load_suite
 from boardai.arena.ratings import SprtSpec
 from boardai.arena.runner import ProcessRunner, SerialRunner
@@ -228,9 +229,8 @@ def test_c4_random_4_openings_are_distinct_legal_and_not_winning_at_once():
         board = make_board("connect4")
         board.push_many(list(opening))
         assert len(opening) == 4 and not board.is_game_over()
-        out = [0] * board.num_actions
-        import numpy as np
-        assert K.winning_moves(board.state, int(board.turn), np.array(out)) == 0
+        out = np.empty(board.num_actions, dtype=np.int64)
+        assert K.winning_moves(board.state, int(board.turn), out) == 0
         seen.add(board.zobrist_hash())
     assert len(seen) == min(200, len(suite.openings))
 
