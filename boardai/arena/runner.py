@@ -30,7 +30,7 @@ from boardai.engines.base import Engine
 from boardai.engines.gtp_client import GtpEngine
 from boardai.engines.registry import engine_options, make_engine, parse_spec, all_engines
 from boardai.games import Color, make_board
-from boardai.gtp.protocol import GtpError
+from boardai.gtp.protocol import GtpDisconnected, GtpError, GtpTimeout
 
 
 @dataclass(frozen=True)
@@ -121,8 +121,10 @@ def _start(engine: Engine) -> str | None:
         return f"boardai {__version__}"
     try:
         return f"{engine.send('name')} {engine.send('version')}".strip()
-    except GtpError:
+    except (GtpTimeout, GtpDisconnected):
         engine.kill()       # it will be started again for its first move, and fail there
+        return None
+    except GtpError:        # no name or version command: fine
         return None
 
 
