@@ -15,6 +15,10 @@ from boardai.games.base import Board, MoveError
 from boardai.gtp.protocol import GtpConnection, GtpError
 
 
+class GtpBadMove(GtpError):
+    """The engine answered ``genmove`` with text that is not a move."""
+
+
 @register
 class GtpEngine(Engine):
     name = "gtp"
@@ -22,12 +26,14 @@ class GtpEngine(Engine):
     options = (Option("command", str, None, "the engine's command line"),)
     limit_options = ("time",)
 
-    def __init__(self, command: str | None = None, timeout: float | None = None, **opts):
+    def __init__(self, command: str | None = None, timeout: float | None = None,
+                 stderr=None, **opts):
         super().__init__(command=command, **opts)
         if not command:
             raise ValueError("gtp engine needs a command")
         self.command = command
         self.timeout = timeout
+        self.stderr = stderr        # where the engine's stderr goes (a file; None: discarded)
         self._conn: GtpConnection | None = None
         self._known: list[int] | None = None      # moves the engine's board holds
         self._setup: tuple | None = None           # (game, width, height) sent
@@ -41,7 +47,8 @@ class GtpEngine(Engine):
     # --- connection ---------------------------------------------------------------------
     def _connection(self) -> GtpConnection:
         if self._conn is None:
-            self._conn = GtpConnection.spawn(self.command)
+            self._conn = GtpConnection.spawn(self.command, **(
+                {} if self.stderr is None else {"stderr": self.stderr}))
             try:
                 listing = self._conn.send("list_commands", timeout=self.timeout or 30)
                 self._commands = {c.strip().lower() for c in listing.split()}
@@ -104,7 +111,7 @@ class GtpEngine(Engine):
             move = board.parse_move(answer)
         except MoveError as exc:
             self._known = None
-            raise GtpError(f"engine answered {answer!r}, which is not a move: {exc}") from None
+            raise GtpBadMove(f"engine answered {answer!r}, which is not a move: {exc}") from None
         self._known = board.move_stack + [move]
         return PlayResult(move, board.move_name(move), time_s=clock(),
                           info={"engine": shlex.split(self.command)[0]})
@@ -115,4 +122,14 @@ class GtpEngine(Engine):
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
+            self._conn = None
+
+    def kill(self) -> None:
+        """Stop the engine process at once (after a hang or a crash); the next use restarts it."""
+        if self._conn is not None:
+            proc = self._conn.process
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            self._conn.close(timeout=0.1)
             self._conn = None

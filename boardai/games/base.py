@@ -92,7 +92,7 @@ class LegalMoves(Sequence[int]):
 
     def __init__(self, board: "Board", moves: np.ndarray):
         self._board = board
-        self._moves = [int(m) for m in moves]
+        self._moves = moves.tolist()          # python ints, quickly
 
     def __len__(self) -> int:
         return len(self._moves)
