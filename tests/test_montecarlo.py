@@ -9,6 +9,7 @@ fixes the move whatever the threads.
 from __future__ import annotations
 
 import random
+import time
 from collections import deque
 
 import numpy as np
@@ -228,3 +229,18 @@ def test_options_are_checked_and_documented():
     assert names >= {"sims", "score", "cut", "bf_below", "threads", "seed"}
     assert cls.summary and all(o.help for o in cls.options)
     assert make_engine("montecarlo:sims=auto,score=quality").spec == "montecarlo:sims=auto,score=quality"
+
+
+@pytest.mark.parametrize("game, size", [("hex", "7"), ("connect4", None)])
+def test_time_budget_plays_rounds_until_the_time_is_up(game, size):
+    board = make_board(game, size)
+    engine = make_engine("montecarlo:time=0.2,seed=3")
+    engine.play(board, Limit(sims=10))                 # load the compiled code first
+    start = time.perf_counter()
+    result = engine.play(board)
+    assert time.perf_counter() - start < 2.0
+    assert board.is_legal(result.move)
+    assert result.info["playouts"] >= result.info["rounds"] > 0
+    # a caller's simulation count still wins over the time option
+    capped = engine.play(board, Limit(sims=64))
+    assert capped.info["sims"] == 64

@@ -13,7 +13,9 @@ is played.  Scores, from the mover's view:
 ``cut`` (on by default) is seed 004's early cut done statistically: playouts are played in ten
 rounds, and after each round a move whose 95% upper confidence bound lies under the best
 move's lower bound gets no more playouts (``rollout_kernel.score_bounds`` gives the bounds).
-``sims=auto`` is seed 000's bell curve (``auto_sims``).  ``bf_below=K`` switches to the exact
+``time=T`` plays rounds of playouts for every live move until T seconds are up (``sims`` is
+then ignored; the cut still drops hopeless moves after each round): the form to compare with
+``mcts`` at equal time.  ``sims=auto`` is seed 000's bell curve (``auto_sims``).  ``bf_below=K`` switches to the exact
 ``bruteforce`` computation when fewer than K cells are empty (if that refuses, flat Monte
 Carlo runs and ``info["bf_refused"]`` says why); ``info["method"]`` tells which one ran.
 
@@ -25,6 +27,7 @@ from ``seed``, the position and the move, so a seed gives the same move whatever
 from __future__ import annotations
 
 import math
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -40,6 +43,7 @@ from boardai.games.layout import HASH
 DEFAULT_SIMS = 1000
 ROUNDS = 10              # with cut: the playouts of a move come in this many rounds
 MIN_ROUND = 50           # ... of at least this many playouts each
+TIMED_ROUND = 32         # with a time budget: playouts per live move between two looks at the clock
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 AUTO_FACTOR = 25         # seed 000's max_runs_factor
 AUTO_MIN = 100           # seed 000's floor
@@ -85,7 +89,7 @@ class MonteCarloEngine(Engine):
     name = "montecarlo"
     summary = ("flat Monte Carlo (seeds 000, 001, 004): random playouts after every move, best "
                "win ratio or quality; statistical early cut of hopeless moves")
-    limit_options = ()        # Limit.sims, when a caller gives one, is playouts per move
+    limit_options = ("time",)  # Limit.sims, when a caller gives one, is playouts per move
     options = (
         Option("sims", parse_sims, DEFAULT_SIMS, "playouts per candidate move, or auto (seed "
                "000's bell curve: most in the early middle game, at least 100)"),
@@ -103,7 +107,7 @@ class MonteCarloEngine(Engine):
         super().__init__(**opts)
         sims = opts.get("sims", DEFAULT_SIMS)
         self.sims = parse_sims(sims if sims is not None else DEFAULT_SIMS)
-        self.default_limit = Limit()
+        self.default_limit = Limit(time=opts.get("time"))   # its own sims option is not a Limit
         self.score = opts.get("score") or "winrate"
         if self.score not in ("winrate", "quality"):
             raise ValueError(f"score must be winrate or quality, not {self.score!r}")
@@ -146,7 +150,12 @@ class MonteCarloEngine(Engine):
                 result = result_from_scores(board, scores, info, clock, nodes)
                 self.last_stats = result.info
                 return result
-        result = self._monte_carlo(board, self.sims_for(board, limit), clock)
+        limit = self._limit(limit)
+        if limit.time is not None and limit.sims is None:
+            # a time budget: rounds of playouts for every live move until the time is up
+            result = self._monte_carlo(board, 1 << 62, clock, clock.start + limit.time - 0.002)
+        else:
+            result = self._monte_carlo(board, self.sims_for(board, limit), clock)
         if refused is not None:
             result.info["bf_refused"] = refused
         self.last_stats = result.info
@@ -155,7 +164,8 @@ class MonteCarloEngine(Engine):
     def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
         return self.analyse(board, limit)
 
-    def _monte_carlo(self, board: Board, sims: int, clock: Stopwatch) -> PlayResult:
+    def _monte_carlo(self, board: Board, sims: int, clock: Stopwatch,
+                     deadline: float | None = None) -> PlayResult:
         state = board.state.copy()
         cands = np.array(list(board.legal_moves), dtype=np.int64)
         nc = len(cands)
@@ -168,10 +178,13 @@ class MonteCarloEngine(Engine):
         stats = np.zeros((nc, RK.NSTATS))
         bounds = np.zeros((nc, 3))
         alive = np.ones(nc, dtype=bool)
-        step = max(MIN_ROUND, -(-sims // ROUNDS)) if self.cut else sims
+        if deadline is not None:
+            step = TIMED_ROUND                # short rounds, the clock checked between them
+        else:
+            step = max(MIN_ROUND, -(-sims // ROUNDS)) if self.cut else sims
         done = rounds = 0
         pool = self._get_pool()
-        while done < sims:
+        while done < sims and (deadline is None or rounds == 0 or time.perf_counter() < deadline):
             count = min(step, sims - done)
             which = np.flatnonzero(alive).astype(np.int64)
             if pool is not None and len(which) > 1:
@@ -203,7 +216,7 @@ class MonteCarloEngine(Engine):
         score = float(bounds[best, 0])
         elapsed = clock()
         move = int(cands[best])
-        info = {"method": "montecarlo", "score": self.score, "sims": sims, "playouts": playouts,
+        info = {"method": "montecarlo", "score": self.score, "sims": done, "playouts": playouts,
                 "rounds": rounds, "moves_cut": int(nc - alive.sum()), "threads": self.threads,
                 "winrate": float(stats[best, RK.SW] / max(stats[best, RK.N], 1)),
                 "ci95": [float(bounds[best, 1]), float(bounds[best, 2])],
