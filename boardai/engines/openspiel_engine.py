@@ -66,7 +66,7 @@ class OpenSpielMctsEngine(Engine):
             if board.game_name == "hex" and move == board.width * board.height:
                 raise ValueError("openspiel-mcts does not know the swap rule")
             state.apply_action(int(move))
-        seed = int(self.opts.get("seed") or 0) + board.ply
+        seed = (int(self.opts.get("seed") or 0) + board.ply) % (1 << 31)   # pyspiel takes a C int
         evaluator = pyspiel.RandomRolloutEvaluator(int(self.opts.get("rollouts") or 1), seed)
         if limit.sims is not None:
             sims, seconds = int(limit.sims), -1.0
