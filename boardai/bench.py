@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from boardai.games import game_name, make_board
+from boardai.games import game_name, make_board, push_moves_text
 from boardai.games.kernel import playout_batch
 from boardai.games.layout import new_rng
 
@@ -213,3 +213,35 @@ def format_mcts(result: dict) -> str:
         line += (f"; OpenSpiel MCTSBot {result['openspiel_sims_per_s']:,.0f}/s, "
                  f"1 thread = {result['ratio_vs_openspiel']:.1f}x OpenSpiel")
     return line
+
+
+# --- alpha-beta nodes per second ----------------------------------------------------------
+
+BENCH_POSITIONS = {"connect4": "4453", "hex": ""}   # a few moves in: ordering and cut-offs at work
+
+
+def bench_alphabeta(game: str, width: int, height: int, seconds: float, evaluator: str | None = None,
+                    moves: str | None = None) -> dict:
+    """Nodes per second of ``alphabeta`` (one thread) deepening from a position for ``seconds``."""
+    from boardai.engines.base import Limit
+    from boardai.engines.registry import make_engine
+
+    game = game_name(game)
+    board = make_board(game, (width, height))
+    text = BENCH_POSITIONS[game] if moves is None else moves
+    push_moves_text(board, text)
+    spec = "alphabeta" + (f":eval={evaluator}" if evaluator else "")
+    engine = make_engine(spec)
+    engine.play(board, Limit(depth=1))                  # load the compiled code
+    result = make_engine(spec).play(board, Limit(time=seconds))
+    return {"game": game, "size": f"{width}x{height}", "position": text, "engine": spec,
+            "eval": result.info["eval"], "seconds": result.time_s, "nodes": result.nodes,
+            "depth": result.depth, "nodes_per_s": result.nodes / max(result.time_s, 1e-9),
+            "move": result.name}
+
+
+def format_alphabeta(result: dict) -> str:
+    return (f"alphabeta eval={result['eval']} on {result['game']} {result['size']}"
+            f"{' after ' + result['position'] if result['position'] else ''}: "
+            f"{result['nodes']:,} nodes in {result['seconds']:.2f} s = "
+            f"{result['nodes_per_s']:,.0f} nodes/s (depth {result['depth']}, plays {result['move']})")

@@ -174,15 +174,11 @@ def analyse(game, size, swap, moves, spec, seconds, sims, depth, as_json) -> Non
     """
     from boardai.engines.base import Limit
     from boardai.engines.registry import make_engine
-    from boardai.games import make_board
+    from boardai.games import make_board, push_moves_text
 
     try:
         board = make_board(game.lower(), size, swap=swap)
-        text = moves.strip()
-        if board.game_name == "connect4" and text.isascii() and text.isdigit() and board.width <= 9:
-            board.push_many(list(text))
-        else:
-            board.push_many(text.replace(",", " ").split())
+        push_moves_text(board, moves)
         engine = make_engine(spec)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
@@ -263,6 +259,34 @@ def bench_mcts_cmd(game, size, seconds, threads, options, peer, as_json) -> None
         raise click.UsageError(str(exc)) from None
     result = bench_mcts(game.lower(), w, h, seconds, threads, options, peer)
     click.echo(json.dumps(result) if as_json else format_mcts(result))
+
+
+@bench.command("alphabeta", context_settings=CONTEXT)
+@click.option("--game", type=GAME_CHOICE, default="connect4", show_default=True)
+@click.option("--size", help="N or WxH (default 11 for Hex, 7x6 for Connect Four).")
+@click.option("--eval", "evaluator", help="Evaluator (default: the game's; see boardai engines).")
+@click.option("--moves", default=None, help='Position to search from (default: Connect Four "4453", '
+              "Hex the empty board).")
+@click.option("--seconds", type=float, default=3.0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
+def bench_alphabeta_cmd(game, size, evaluator, moves, seconds, as_json) -> None:
+    """Alpha-beta nodes per second (one thread, iterative deepening for SECONDS).
+
+    \b
+    Examples:
+      boardai bench alphabeta --game connect4 --eval lines --json
+      boardai bench alphabeta --game hex --size 9 --eval resistance --seconds 2
+    """
+    from boardai.bench import bench_alphabeta, format_alphabeta
+    from boardai.engines.alphabeta import evaluator_id
+
+    w, h = _bench_size(game, size, seconds)
+    try:
+        evaluator_id(game.lower(), evaluator)
+        result = bench_alphabeta(game.lower(), w, h, seconds, evaluator, moves)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(json.dumps(result) if as_json else format_alphabeta(result))
 
 
 def _bench_size(game: str, size: str | None, seconds: float) -> tuple[int, int]:

@@ -84,9 +84,10 @@ class Option:
             raise ValueError(f"{self.name} must be one of {', '.join(self.choices)}, not {text!r}")
         try:
             return self.type(text)
-        except (TypeError, ValueError):
-            kind = getattr(self.type, "__name__", "value")
-            raise ValueError(f"{self.name}={text!r} is not a valid {kind}") from None
+        except (TypeError, ValueError) as exc:
+            if self.type in (int, float):
+                raise ValueError(f"{self.name}={text!r} is not a valid {self.type.__name__}") from None
+            raise ValueError(f"{self.name}={text!r}: {exc}") from None   # the parser's own words
 
 
 def parse_bool(text: str) -> bool:

@@ -1,0 +1,285 @@
+"""``minimax`` and ``alphabeta``: depth-bounded game-tree search with a static evaluator.
+
+* ``minimax:depth=D,eval=NAME,seed=S`` is seed 003's bounded minimax (in negamax form): every
+  node searched, the root's equal best moves broken at random (seeded).
+* ``alphabeta:depth=D|time=T,eval=NAME`` gives the same value at the same depth with far fewer
+  nodes: alpha-beta cut-offs, iterative deepening (each iteration orders the root moves by the
+  previous one's scores: seed 002's shallow exploratory search, repeated), a transposition table
+  keyed by the kernel's Zobrist hash, killer and history heuristics.  Under ``time=T`` it deepens
+  until the time is up (a timer abandons the running iteration; the last finished one answers:
+  seed 002's adaptive depth, with a hard budget).
+
+Both run the jitted negamax of ``alphabeta_kernel`` and the evaluators of the game being played
+(``boardai engines`` lists them; ``eval`` defaults to the game's best).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+import time
+
+import numpy as np
+
+from boardai.engines import alphabeta_kernel as AK
+from boardai.engines.base import Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool
+from boardai.engines.registry import register
+from boardai.games.base import Board
+from boardai.games import kernel as K
+from boardai.games.connect4 import eval as c4_eval
+from boardai.games.hex import eval as hex_eval
+
+EVALUATORS = {"hex": hex_eval, "connect4": c4_eval}
+DEFAULT_TIME = 1.0
+
+
+def evaluator_id(game: str, name: str | None) -> int:
+    """The evaluator number of ``name`` for ``game`` (None: the game's default)."""
+    module = EVALUATORS[game]
+    name = name or module.DEFAULT
+    if name not in module.EVALUATORS:
+        raise ValueError(f"{game} has no evaluator {name!r}: choose from "
+                         f"{', '.join(module.EVALUATORS)}")
+    return module.EVALUATORS[name][0]
+
+
+def _eval_help() -> str:
+    """The ``eval`` option's help: every evaluator of every game with what it rewards."""
+    parts = []
+    for game, module in EVALUATORS.items():
+        names = "; ".join(f"{n}{' (default)' if n == module.DEFAULT else ''}: {what}"
+                          for n, (_, what) in module.EVALUATORS.items())
+        parts.append(f"{game} -- {names}")
+    return "static evaluator. " + ". ".join(parts)
+
+
+def _check_eval(text: str) -> str:
+    name = text.strip().lower()
+    if not any(name in m.EVALUATORS for m in EVALUATORS.values()):
+        known = sorted({n for m in EVALUATORS.values() for n in m.EVALUATORS})
+        raise ValueError(f"unknown evaluator {text!r}: choose from {', '.join(known)}")
+    return name
+
+
+def value_of(score: float) -> float:
+    """A search score as the protocol's value in [-1, 1] (proven results are +-1)."""
+    if abs(score) >= AK.WIN - 10_000:
+        return 1.0 if score > 0 else -1.0
+    return math.tanh(score / 100.0)
+
+
+class _Search:
+    """The arrays of one search (kept between moves: the table and history stay useful)."""
+
+    def __init__(self, board: Board, tt_entries: int):
+        self.key = (board.game_name, board.width, board.height)
+        self.tables = AK.new_tables(board.state[6], tt_entries)
+        self.nb = hex_eval.neighbours(board.width, board.height) if board.game_name == "hex" \
+            else np.zeros((1, 6), dtype=np.int64)
+        self.ctx = np.zeros(AK.CTX_LEN, dtype=np.int64)
+
+    def root(self, state, depth, moves, vals) -> int:
+        tk, tv, ti, killers, history, mv, sc = self.tables
+        return AK.search_root(state, depth, moves, vals, self.ctx, self.nb, tk, tv, ti, killers,
+                              history, mv, sc)
+
+
+class _DepthSearchEngine(Engine):
+    """What minimax and alphabeta share: evaluator choice, tables, result building."""
+
+    prune = True
+
+    def __init__(self, **opts):
+        super().__init__(**opts)
+        self._search: _Search | None = None
+        self.last_stats: dict = {}
+
+    def _tables(self, board: Board) -> _Search:
+        key = (board.game_name, board.width, board.height)
+        if self._search is None or self._search.key != key:
+            mb = max(1, int(self.opts.get("tt_mb") or 64))
+            self._search = _Search(board, mb * 1024 * 1024 // 24)
+        _load_kernels(self._search, board)
+        return self._search
+
+    def _ctx(self, search: _Search, board: Board, tt: bool, order: bool) -> None:
+        ctx = search.ctx
+        ctx[:] = 0
+        ctx[AK.PRUNE] = int(self.prune)
+        ctx[AK.TT_ON] = int(tt)
+        ctx[AK.ORDER] = int(order)
+        ctx[AK.EVAL] = evaluator_id(board.game_name, self.opts.get("eval"))
+
+    def _result(self, board, moves, vals, best_i, depth, nodes, clock, pv_from_tt=None):
+        elapsed = clock()
+        score = float(vals[best_i])
+        best = int(moves[best_i])
+        infos = [MoveInfo(int(m), board.move_name(int(m)), None, value_of(float(v)), None)
+                 for m, v in sorted(zip(moves, vals), key=lambda mv: -mv[1])]
+        pv = pv_from_tt or [board.move_name(best)]
+        info = {"score": score, "nps": nodes / max(elapsed, 1e-9),
+                "eval": self.opts.get("eval") or EVALUATORS[board.game_name].DEFAULT}
+        if abs(score) >= AK.WIN - 10_000:
+            info["proven"] = "win" if score > 0 else "loss"
+            info["game_ends_at_ply"] = int(AK.WIN - abs(score))
+        result = PlayResult(best, board.move_name(best), value=value_of(score), pv=pv,
+                            nodes=int(nodes), depth=depth, time_s=elapsed, moves=infos, info=info)
+        self.last_stats = info
+        return result
+
+    def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        return self.analyse(board, limit)
+
+
+@register
+class MinimaxEngine(_DepthSearchEngine):
+    name = "minimax"
+    summary = ("bounded minimax (seed 003): every node to a fixed depth, a static evaluator at "
+               "the leaves, equal best moves broken at random")
+    limit_options = ("depth",)
+    prune = False
+    options = (
+        Option("eval", _check_eval, None, _eval_help()),
+        Option("seed", int, None, "random seed for the choice among equal best moves"),
+    )
+
+    def __init__(self, **opts):
+        super().__init__(**opts)
+        seed = opts.get("seed")
+        self._rng = random.Random(seed)
+
+    def analyse(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        if board.is_game_over():
+            return PlayResult(-1, "resign", resign=True)
+        search = self._tables(board)
+        clock = Stopwatch()
+        limit = self._limit(limit)
+        depth = max(1, int(limit.depth or 2))
+        self._ctx(search, board, tt=False, order=False)
+        moves = np.array(list(board.legal_moves), dtype=np.int64)
+        vals = np.zeros(len(moves))
+        search.root(board.state.copy(), depth, moves, vals)
+        top = vals.max()
+        ties = [i for i in range(len(moves)) if vals[i] == top]
+        best_i = self._rng.choice(ties)
+        return self._result(board, moves, vals, best_i, depth, int(search.ctx[AK.NODES]), clock)
+
+
+@register
+class AlphaBetaEngine(_DepthSearchEngine):
+    name = "alphabeta"
+    summary = ("alpha-beta negamax with iterative deepening under a time budget, transposition "
+               "table, killer/history move ordering and the game's static evaluator")
+    limit_options = ("time", "depth")
+    options = (
+        Option("eval", _check_eval, None, _eval_help()),
+        Option("tt_mb", int, 64, "transposition table size in MiB"),
+        Option("tt", parse_bool, True, "use the transposition table"),
+        Option("order", parse_bool, True, "move ordering (TT move, killers, history, centre)"),
+        Option("id", parse_bool, True, "iterative deepening (with depth=D: depths 1..D)"),
+    )
+
+    def analyse(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        if board.is_game_over():
+            return PlayResult(-1, "resign", resign=True)
+        search = self._tables(board)
+        clock = Stopwatch()                            # after loading: the budget is for search
+        limit = self._limit(limit)
+        seconds = limit.time if limit.time is not None else (None if limit.depth else DEFAULT_TIME)
+        free = int(K.free_cells(board.state))          # no search is deeper than the game
+        max_depth = max(1, int(limit.depth)) if limit.depth else free
+        self._ctx(search, board, tt=bool(self.opts.get("tt", True)),
+                  order=bool(self.opts.get("order", True)))
+        search.tables[3][:] = -1                       # killers belong to one search
+        search.tables[4][:] //= 8                      # history fades between moves
+        moves = np.array(list(board.legal_moves), dtype=np.int64)
+        if self.opts.get("order", True):
+            prior = [self._prior(board, int(m)) for m in moves]
+            moves = moves[np.argsort(prior, kind="stable")[::-1]]
+        vals = np.zeros(len(moves))
+        timer = None
+        if seconds is not None:
+            timer = threading.Timer(max(0.0, seconds - 0.005), self._stop, args=(search,))
+            timer.daemon = True
+            timer.start()
+        depths = range(1, max_depth + 1) if self.opts.get("id", True) else [max_depth]
+        done_depth, best_i, best_vals = 0, 0, None
+        state = board.state.copy()
+        try:
+            for d in depths:
+                i = search.root(state, d, moves, vals)
+                if i < 0:                              # abandoned: keep the last finished one
+                    state = board.state.copy()         # its moves were not all undone
+                    break
+                done_depth, best_vals = d, vals.copy()
+                order = np.argsort(-vals, kind="stable")   # best first for the next iteration
+                moves, vals = moves[order], vals[order]
+                best_i = 0
+                if abs(best_vals[i]) >= AK.WIN - 10_000:   # proven: deeper changes nothing
+                    break
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if best_vals is None:                          # not even depth 1 finished
+            best_vals = np.zeros(len(moves))
+            done_depth = 0
+        else:
+            best_vals = np.sort(best_vals)[::-1]
+        pv = self._pv(board, search, int(moves[best_i]), done_depth)
+        return self._result(board, moves, best_vals, best_i, done_depth,
+                            int(search.ctx[AK.NODES]), clock, pv)
+
+    @staticmethod
+    def _stop(search: _Search) -> None:
+        search.ctx[AK.STOP] = 1
+
+    @staticmethod
+    def _prior(board: Board, move: int) -> float:
+        if board.game_name == "hex":
+            return float(hex_eval.hex_move_prior(board.state, move))
+        return float(c4_eval.c4_move_prior(board.state, move))
+
+    def _pv(self, board: Board, search: _Search, best: int, depth: int) -> list[str]:
+        """The principal variation: the best move, then the table's moves."""
+        replay = board.copy()
+        names = [board.move_name(best)]
+        replay.push(best)
+        tk, _, ti = search.tables[:3]
+        for _ in range(max(0, depth - 1)):
+            if replay.is_game_over():
+                break
+            key = int(replay.state[5])
+            slot = key & (tk.shape[0] - 1)
+            if ti[slot] == 0 or tk[slot] != key:
+                break
+            m = int(ti[slot] >> 10) - 1
+            if m < 0 or not replay.is_legal(m):
+                break
+            names.append(replay.move_name(m))
+            replay.push(m)
+        return names
+
+
+_LOADED: set[str] = set()
+
+
+def _load_kernels(search: _Search, board: Board) -> None:
+    """Load (or compile) the jitted search and the game's evaluators once per process.
+
+    Loading numba's cache takes a moment in a new process, compiling it (first run after an
+    install) much longer; neither belongs inside a move's time budget.
+    """
+    if board.game_name in _LOADED:
+        return
+    state = board.state.copy()
+    moves = np.array(list(board.legal_moves)[:1], dtype=np.int64)
+    if len(moves):
+        search.ctx[:] = 0
+        search.root(state, 1, moves, np.zeros(1))
+        for ev in range(len(EVALUATORS[board.game_name].EVALUATORS)):
+            AK.evaluate(state, ev, search.nb)
+    _LOADED.add(board.game_name)
+
+
+__all__ = ["AlphaBetaEngine", "MinimaxEngine", "evaluator_id", "value_of"]
