@@ -80,8 +80,8 @@ class _Search:
         self.ctx = np.zeros(AK.CTX_LEN, dtype=np.int64)
 
     def root(self, state, depth, moves, vals) -> int:
-        tk, tv, ti, killers, history, mv, sc = self.tables
-        return AK.search_root(state, depth, moves, vals, self.ctx, self.nb, tk, tv, ti, killers,
+        tt, ttv, killers, history, mv, sc = self.tables
+        return AK.search_root(state, depth, moves, vals, self.ctx, self.nb, tt, ttv, killers,
                               history, mv, sc)
 
 
@@ -98,8 +98,8 @@ class _DepthSearchEngine(Engine):
     def _tables(self, board: Board) -> _Search:
         key = (board.game_name, board.width, board.height)
         if self._search is None or self._search.key != key:
-            mb = max(1, int(self.opts.get("tt_mb") or 64))
-            self._search = _Search(board, mb * 1024 * 1024 // 24)
+            mb = max(1, int(self.opts.get("tt_mb") or 16))
+            self._search = _Search(board, mb * 1024 * 1024 // 32)
         _load_kernels(self._search, board)
         return self._search
 
@@ -174,7 +174,7 @@ class AlphaBetaEngine(_DepthSearchEngine):
     limit_options = ("time", "depth")
     options = (
         Option("eval", _check_eval, None, _eval_help()),
-        Option("tt_mb", int, 64, "transposition table size in MiB"),
+        Option("tt_mb", int, 16, "transposition table size in MiB (32 bytes an entry)"),
         Option("tt", parse_bool, True, "use the transposition table"),
         Option("order", parse_bool, True, "move ordering (TT move, killers, history, centre)"),
         Option("id", parse_bool, True, "iterative deepening (with depth=D: depths 1..D)"),
@@ -191,8 +191,8 @@ class AlphaBetaEngine(_DepthSearchEngine):
         max_depth = max(1, int(limit.depth)) if limit.depth else free
         self._ctx(search, board, tt=bool(self.opts.get("tt", True)),
                   order=bool(self.opts.get("order", True)))
-        search.tables[3][:] = -1                       # killers belong to one search
-        search.tables[4][:] //= 8                      # history fades between moves
+        search.tables[2][:] = -1                       # killers belong to one search
+        search.tables[3][:] //= 8                      # history fades between moves
         moves = np.array(list(board.legal_moves), dtype=np.int64)
         if self.opts.get("order", True):
             prior = [self._prior(board, int(m)) for m in moves]
@@ -245,15 +245,15 @@ class AlphaBetaEngine(_DepthSearchEngine):
         replay = board.copy()
         names = [board.move_name(best)]
         replay.push(best)
-        tk, _, ti = search.tables[:3]
+        tt = search.tables[0]
         for _ in range(max(0, depth - 1)):
             if replay.is_game_over():
                 break
             key = int(replay.state[5])
-            slot = key & (tk.shape[0] - 1)
-            if ti[slot] == 0 or tk[slot] != key:
+            slot = key & (tt.shape[0] - 1)
+            if tt[slot, 2] == 0 or tt[slot, 0] != key:
                 break
-            m = int(ti[slot] >> 10) - 1
+            m = int(tt[slot, 2] >> 10) - 1
             if m < 0 or not replay.is_legal(m):
                 break
             names.append(replay.move_name(m))

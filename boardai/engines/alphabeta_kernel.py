@@ -21,8 +21,10 @@ same value the full search would find, so it changes nothing but the time.
     ctx[ORDER]   1 = order moves (TT move, killers, history, the game's prior)
     ctx[EVAL]    evaluator id of the game
 
-The transposition table is three arrays indexed by ``hash & (size - 1)``: ``tt_key`` (the full
-hash), ``tt_val`` (the score) and ``tt_info`` (depth | bound << 8 | (move + 1) << 10; 0 = empty).
+The transposition table is one int64 array ``tt[size, 4]`` indexed by ``hash & (size - 1)``, an
+entry per 32-byte row (one cache line holds two): column 0 the full hash, column 1 the score (read
+and written through ``ttv``, a float64 view of the same memory), column 2 depth | bound << 8 |
+(move + 1) << 10 (0 = empty).
 A stored score cuts the search only at the *same* remaining depth, so the table never changes the
 value of a fixed-depth search (a deeper score would be better informed, but different).
 """
@@ -61,8 +63,7 @@ def _prior(state, move):
 
 
 @njit(cache=True, nogil=True)
-def negamax(state, depth, alpha, beta, ctx, nb, tt_key, tt_val, tt_info, killers, history,
-            moves, scores):
+def negamax(state, depth, alpha, beta, ctx, nb, tt, ttv, killers, history, moves, scores):
     """Value of ``state`` searched ``depth`` plies deep within (alpha, beta) (fail-soft)."""
     ctx[NODES] += 1
     if ctx[STOP] != 0:
@@ -80,13 +81,13 @@ def negamax(state, depth, alpha, beta, ctx, nb, tt_key, tt_val, tt_info, killers
     if winning_moves(state, me, row) > 0:
         return WIN - (ply + 1)
     key = state[HASH]
-    slot = key & (tt_key.shape[0] - 1)
+    slot = key & (tt.shape[0] - 1)
     tt_move = -1
-    if ctx[TT_ON] != 0 and tt_info[slot] != 0 and tt_key[slot] == key:
-        info = tt_info[slot]
+    if ctx[TT_ON] != 0 and tt[slot, 2] != 0 and tt[slot, 0] == key:
+        info = tt[slot, 2]
         tt_move = (info >> 10) - 1
         if (info & 0xFF) == depth:
-            v = tt_val[slot]
+            v = ttv[slot, 1]
             bound = (info >> 8) & 3
             if bound == EXACT or (bound == LOWER and v >= beta) or (bound == UPPER and v <= alpha):
                 return v
@@ -118,8 +119,8 @@ def negamax(state, depth, alpha, beta, ctx, nb, tt_key, tt_val, tt_info, killers
                 scores[ply, i], scores[ply, k] = scores[ply, k], scores[ply, i]
         m = row[i]
         apply_move(state, m)
-        v = -negamax(state, depth - 1, -beta, -alpha, ctx, nb, tt_key, tt_val, tt_info,
-                     killers, history, moves, scores)
+        v = -negamax(state, depth - 1, -beta, -alpha, ctx, nb, tt, ttv, killers, history,
+                     moves, scores)
         undo_move(state)
         if ctx[STOP] != 0:
             return 0.0
@@ -141,15 +142,15 @@ def negamax(state, depth, alpha, beta, ctx, nb, tt_key, tt_val, tt_info, killers
             bound = UPPER
         elif best >= beta:
             bound = LOWER
-        tt_key[slot] = key
-        tt_val[slot] = best
-        tt_info[slot] = depth | (bound << 8) | ((best_move + 1) << 10)
+        tt[slot, 0] = key
+        ttv[slot, 1] = best
+        tt[slot, 2] = depth | (bound << 8) | ((best_move + 1) << 10)
     return best
 
 
 @njit(cache=True, nogil=True)
-def search_root(state, depth, root_moves, root_vals, ctx, nb, tt_key, tt_val, tt_info, killers,
-                history, moves, scores):
+def search_root(state, depth, root_moves, root_vals, ctx, nb, tt, ttv, killers, history, moves,
+                scores):
     """Search every root move in the given order; returns the index of the best one.
 
     With PRUNE off every ``root_vals[i]`` is the move's exact value; with it on, only the best
@@ -161,8 +162,8 @@ def search_root(state, depth, root_moves, root_vals, ctx, nb, tt_key, tt_val, tt
     for i in range(root_moves.shape[0]):
         apply_move(state, root_moves[i])
         alpha = best if prune else -INF
-        v = -negamax(state, depth - 1, -INF, -alpha, ctx, nb, tt_key, tt_val, tt_info, killers,
-                     history, moves, scores)
+        v = -negamax(state, depth - 1, -INF, -alpha, ctx, nb, tt, ttv, killers, history, moves,
+                     scores)
         undo_move(state)
         if ctx[STOP] != 0:
             return -1
@@ -175,9 +176,11 @@ def search_root(state, depth, root_moves, root_vals, ctx, nb, tt_key, tt_val, tt
 
 
 def new_tables(num_actions: int, tt_entries: int):
-    """The work arrays of a search: (tt_key, tt_val, tt_info, killers, history, moves, scores)."""
+    """The work arrays of a search: (tt, ttv, killers, history, moves, scores)."""
     size = 1 << max(10, int(tt_entries - 1).bit_length())
-    return (np.zeros(size, dtype=np.int64), np.zeros(size), np.zeros(size, dtype=np.int64),
+    tt = np.empty((size, 4), dtype=np.int64)
+    tt.fill(0)             # touch every page now: faulting them in during a timed search costs more
+    return (tt, tt.view(np.float64),
             np.full((MAX_PLY, 2), -1, dtype=np.int64), np.zeros((2, num_actions), dtype=np.int64),
             np.zeros((MAX_PLY, num_actions), dtype=np.int64),
             np.zeros((MAX_PLY, num_actions), dtype=np.int64))
