@@ -78,7 +78,7 @@ def _solve(game: str, size: str, moves: tuple) -> int:
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.sampled_from([("hex", "3", 0, 4), ("connect4", "4x4", 6, 11)]), st.integers(0, 10**6))
+@given(st.sampled_from([("hex", "3", 0, 4), ("connect4", "4x4", 8, 12)]), st.integers(0, 10**6))
 def test_full_depth_finds_the_game_theoretic_result(case, seed):
     game, size, lo, hi = case
     board = random_position(game, size, random.Random(seed).randint(lo, hi), seed)
