@@ -61,7 +61,8 @@ class MctsEngine(Engine):
         Option("rave_bias", float, 0.0005, "RAVE bias b: how fast AMAF gives way to real visits"),
         Option("expand", int, 2, "visits a leaf needs before it is expanded"),
         Option("checks", parse_bool, True, "look for one-move wins and must-blocks when expanding"),
-        Option("bridge", parse_bool, False, "Hex playouts answer bridge intrusions (slower, closer to real play)"),
+        Option("bridge", parse_bool, True, "Hex playouts answer bridge intrusions (slower per "
+               "playout, much stronger: docs/experiments.md)"),
         Option("tactics", parse_bool, None, "Connect Four playouts take wins and block threats "
                "(default: on)"),
         Option("threads", int, 1, "root-parallel search threads"),
@@ -135,7 +136,7 @@ class MctsEngine(Engine):
     def _policy(self, board: Board) -> int:
         """The kernel's playout policy number for this game and these options."""
         if board.game_name == "hex":
-            return 1 if self.opts.get("bridge") else 0
+            return 1 if self.opts.get("bridge", True) else 0
         tactics = self.opts.get("tactics")
         return 2 if (tactics is None or tactics) else 0
 
