@@ -1,0 +1,323 @@
+"""Exact Connect Four solver: scores in Pascal Pons' convention for any W×H the kernel allows.
+
+The search (all numba, ``cache=True``) follows Pons' solver: negamax with alpha-beta on bitboards,
+a null-window search that narrows the score bounds (iterative, around 0 first), a transposition
+table keeping a lower and an upper bound per position, move ordering by the number of threats a
+move creates (centre columns first on ties), only non-losing moves searched (a forced block is the
+only move, a double threat is a loss found at once, a cell under an opponent's threat is never
+filled), and the left-right mirror folded into the table key.
+
+**Scores** (DESIGN.md): 0 is a draw; a positive score means the side to move wins.  ``|score| =
+CEIL + 1 - (the winner's stones when the game ends)`` with ``CEIL = ceil(W*H/2)``: 22 − stones on
+7×6 (W·H/2 + 1 − stones on every even-area board), so a win with the last stone scores 1.  If
+``n`` stones are on the board and the side to move wins with its next stone, the score is
+``CEIL - n // 2``.
+
+**Solver position** (derived from the kernel state, ``kernel.py`` draws the bit layout: column-major,
+H+1 bits per column, the top bit a pad)::
+
+    cur   uint64   stones of the side to move
+    mask  uint64   occupied cells (both colours)
+    n     int64    stones on the board (= ply)
+
+    key = cur + mask + bottom       per column: a 1 just above the top stone, the mover's stones
+                                    below it; unique, and each column stays in its own H+1 bits,
+                                    so the mirror key is the columns in reverse order.  The table
+                                    uses min(key, mirror key).
+
+**Geometry array** ``geo`` (int64): ``[W, H, W*H, CEIL, bottom, board]`` (bitboards as int64 views).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from boardai.games.connect4.kernel import OCCUPIED, STONES, _threat_cells
+from boardai.games.layout import HEIGHT, PLY, WIDTH
+
+G_W, G_H, G_WH, G_CEIL, G_BOTTOM, G_BOARD = range(6)
+
+NO_LOWER = -128      # transposition table: no bound known
+NO_UPPER = 127
+FULL_COLUMN = -1000  # --analyze: the column is full
+DEFAULT_TT_BITS = 23
+
+# stats slots
+S_NODES = 0
+
+
+def make_geometry(width: int, height: int) -> np.ndarray:
+    """The ``geo`` array for a W×H board (see the module docstring)."""
+    bottom = sum(1 << (c * (height + 1)) for c in range(width))
+    board = bottom * ((1 << height) - 1)
+    wh = width * height
+    geo = np.zeros(6, dtype=np.int64)
+    geo[G_W], geo[G_H], geo[G_WH], geo[G_CEIL] = width, height, wh, (wh + 1) // 2
+    geo[G_BOTTOM], geo[G_BOARD] = np.array([bottom, board], dtype=np.uint64).view(np.int64)
+    return geo
+
+
+def column_order(width: int) -> np.ndarray:
+    """Columns from the centre outwards (``[3, 2, 4, 1, 5, 0, 6]`` on 7 columns)."""
+    return np.array(sorted(range(width), key=lambda c: (abs(2 * c - (width - 1)), c)), dtype=np.int64)
+
+
+def new_table(bits: int = DEFAULT_TT_BITS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An empty transposition table of 2**bits entries: keys, lower bounds, upper bounds."""
+    size = 1 << bits
+    keys = np.zeros(size, dtype=np.uint64)
+    lower = np.full(size, NO_LOWER, dtype=np.int8)
+    upper = np.full(size, NO_UPPER, dtype=np.int8)
+    return keys, lower, upper
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mirror(key, w, h):
+    """``key`` with its columns in reverse order (each column is h+1 bits)."""
+    stride = np.uint64(h + 1)
+    colmask = (np.uint64(1) << stride) - np.uint64(1)
+    out = np.uint64(0)
+    for c in range(w):
+        col = (key >> (np.uint64(c) * stride)) & colmask
+        out |= col << (np.uint64(w - 1 - c) * stride)
+    return out
+
+
+@njit(cache=True, nogil=True, inline="always")
+def position_key(cur, mask, geo):
+    """The table key of a position: min of its key and its mirror image's."""
+    key = cur + mask + np.uint64(geo[G_BOTTOM])
+    m = _mirror(key, geo[G_W], geo[G_H])
+    return m if m < key else key
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _slot(key, nbits):
+    return np.int64((key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - nbits))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def can_win_next(cur, mask, geo):
+    """True if the side to move makes four with its next stone."""
+    board = np.uint64(geo[G_BOARD])
+    possible = (mask + np.uint64(geo[G_BOTTOM])) & board
+    return (_threat_cells(cur, geo[G_H], geo[G_W]) & (board ^ mask) & possible) != 0
+
+
+@njit(cache=True, nogil=True)
+def _negamax(cur, mask, n, alpha, beta, geo, order, keys, lower, upper, nbits, work, stats):
+    """Score of a position where the side to move cannot win at once, within [alpha, beta].
+
+    Fail-hard: a result <= alpha is an upper bound, >= beta a lower bound.  ``work`` holds the
+    move lists of every ply (2*W slots a ply: moves, then their ordering scores).
+    """
+    stats[S_NODES] += 1
+    w = geo[G_W]
+    h = geo[G_H]
+    ceil = geo[G_CEIL]
+    board = np.uint64(geo[G_BOARD])
+    empty = board ^ mask
+    possible = (mask + np.uint64(geo[G_BOTTOM])) & board
+    opp_win = _threat_cells(cur ^ mask, h, w) & empty
+    forced = possible & opp_win
+    if forced:
+        if forced & (forced - np.uint64(1)):
+            return -(ceil - (n + 1) // 2)           # two threats: the opponent wins next move
+        possible = forced
+    possible &= ~(opp_win >> np.uint64(1))          # never play under an opponent's threat
+    if possible == 0:
+        return -(ceil - (n + 1) // 2)
+    if n >= geo[G_WH] - 2:
+        return 0
+    lo = -(ceil - (n + 3) // 2)                     # the opponent cannot win at its next move
+    hi = ceil - (n + 2) // 2                        # nor can we at this one
+    key = position_key(cur, mask, geo)
+    slot = _slot(key, nbits)
+    if keys[slot] == key:
+        if lower[slot] > lo:
+            lo = np.int64(lower[slot])
+        if upper[slot] < hi:
+            hi = np.int64(upper[slot])
+    if alpha < lo:
+        alpha = lo
+        if alpha >= beta:
+            return alpha
+    if beta > hi:
+        beta = hi
+        if alpha >= beta:
+            return beta
+    # order the moves: most threats created first, centre first on ties (insertion sort)
+    base = n * 2 * w
+    k = 0
+    stride = np.uint64(h + 1)
+    colmask = (np.uint64(1) << np.uint64(h)) - np.uint64(1)
+    for i in range(w):
+        c = order[i]
+        mv = possible & (colmask << (np.uint64(c) * stride))
+        if mv:
+            sc = _popcount(_threat_cells(cur | mv, h, w) & empty)
+            j = k
+            while j > 0 and work[base + w + j - 1] < sc:
+                work[base + j] = work[base + j - 1]
+                work[base + w + j] = work[base + w + j - 1]
+                j -= 1
+            work[base + j] = np.int64(mv)
+            work[base + w + j] = sc
+            k += 1
+    for j in range(k):
+        mv = np.uint64(work[base + j])
+        score = -_negamax(cur ^ mask, mask | mv, n + 1, -beta, -alpha, geo, order, keys, lower,
+                          upper, nbits, work, stats)
+        if score >= beta:
+            _store(keys, lower, upper, slot, key, score, NO_UPPER)
+            return score
+        if score > alpha:
+            alpha = score
+    _store(keys, lower, upper, slot, key, NO_LOWER, alpha)
+    return alpha
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _store(keys, lower, upper, slot, key, lo, hi):
+    if keys[slot] != key:
+        keys[slot] = key
+        lower[slot] = NO_LOWER
+        upper[slot] = NO_UPPER
+    if lo > lower[slot]:
+        lower[slot] = lo
+    if hi < upper[slot]:
+        upper[slot] = hi
+
+
+@njit(cache=True, nogil=True)
+def solve_bits(cur, mask, n, weak, geo, order, keys, lower, upper, work, stats):
+    """Exact score (or with ``weak`` only its sign: -1, 0, 1) of a position not yet decided.
+
+    Null-window searches narrow [min, max] until they meet, probing near 0 first (Pons).
+    """
+    nbits = 0
+    while (np.int64(1) << nbits) < keys.shape[0]:
+        nbits += 1
+    ceil = geo[G_CEIL]
+    if n >= geo[G_WH]:
+        return 0
+    if can_win_next(cur, mask, geo):
+        s = ceil - n // 2
+        return 1 if weak else s
+    lo = -(ceil - (n + 1) // 2)
+    hi = ceil - (n + 2) // 2
+    if weak:
+        lo = -1
+        hi = 1
+    while lo < hi:
+        med = lo + (hi - lo) // 2
+        if med <= 0 and lo // 2 < med:
+            med = lo // 2
+        elif med >= 0 and hi // 2 > med:
+            med = hi // 2
+        r = _negamax(cur, mask, n, med, med + 1, geo, order, keys, lower, upper, nbits, work,
+                     stats)
+        if r <= med:
+            hi = r
+        else:
+            lo = r
+    if weak:
+        return 1 if lo > 0 else (-1 if lo < 0 else 0)
+    return lo
+
+
+@njit(cache=True, nogil=True)
+def analyze_bits(cur, mask, n, weak, geo, order, keys, lower, upper, work, stats, out):
+    """Score of every column for the side to move (``FULL_COLUMN`` for a full one) into ``out``."""
+    w = geo[G_W]
+    h = geo[G_H]
+    ceil = geo[G_CEIL]
+    board = np.uint64(geo[G_BOARD])
+    stride = np.uint64(h + 1)
+    colmask = (np.uint64(1) << np.uint64(h)) - np.uint64(1)
+    possible = (mask + np.uint64(geo[G_BOTTOM])) & board
+    wins = _threat_cells(cur, h, w) & (board ^ mask)
+    for c in range(w):
+        mv = possible & (colmask << (np.uint64(c) * stride))
+        if mv == 0:
+            out[c] = FULL_COLUMN
+        elif mv & wins:
+            out[c] = 1 if weak else ceil - n // 2
+        else:
+            out[c] = -solve_bits(cur ^ mask, mask | mv, n + 1, weak, geo, order, keys, lower,
+                                 upper, work, stats)
+
+
+def state_bits(state: np.ndarray) -> tuple[int, int, int]:
+    """(cur, mask, n) of a kernel state: the solver's view of the position."""
+    ply = int(state[PLY])
+    cur = int(state[STONES + (ply & 1)]) & ((1 << 64) - 1)
+    mask = int(state[OCCUPIED]) & ((1 << 64) - 1)
+    return cur, mask, ply
+
+
+class Solver:
+    """An exact solver for one board size, keeping its transposition table between calls.
+
+    >>> from boardai.games.connect4.board import Connect4Board
+    >>> Solver().solve(Connect4Board.from_position("4455667"[:-1]))   # X wins now, 4th stone
+    18
+    """
+
+    def __init__(self, width: int = 7, height: int = 6, tt_bits: int = DEFAULT_TT_BITS):
+        if width * (height + 1) > 64 or width < 1 or height < 1:
+            raise ValueError(f"the solver needs W,H >= 1 and W*(H+1) <= 64, not {width}x{height}")
+        if not 10 <= tt_bits <= 30:
+            raise ValueError(f"tt_bits must be in 10..30, not {tt_bits}")
+        self.width, self.height = width, height
+        self.geo = make_geometry(width, height)
+        self.order = column_order(width)
+        self.keys, self.lower, self.upper = new_table(tt_bits)
+        self.work = np.zeros(2 * width * (width * height + 1), dtype=np.int64)
+        self.stats = np.zeros(4, dtype=np.int64)
+
+    def reset(self) -> None:
+        """Forget the transposition table (entries stay correct across positions otherwise)."""
+        self.keys[:] = 0
+        self.lower[:] = NO_LOWER
+        self.upper[:] = NO_UPPER
+
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[S_NODES])
+
+    def _bits(self, board) -> tuple[np.uint64, np.uint64, int]:
+        if board.width != self.width or board.height != self.height:
+            raise ValueError(f"this solver is for {self.width}x{self.height}, not {board.size_text}")
+        if board.is_game_over() and board.outcome().winner is not None:
+            raise ValueError("the game is already won: nothing to solve")
+        cur, mask, n = state_bits(board.state)
+        return np.uint64(cur), np.uint64(mask), n
+
+    def solve(self, board, weak: bool = False) -> int:
+        """Score of ``board`` (a Connect4Board) for the side to move; ``weak``: only its sign."""
+        cur, mask, n = self._bits(board)
+        return int(solve_bits(cur, mask, n, weak, self.geo, self.order, self.keys, self.lower,
+                              self.upper, self.work, self.stats))
+
+    def analyze(self, board, weak: bool = False) -> list[int]:
+        """Score of playing each column (``FULL_COLUMN`` = -1000 where the column is full)."""
+        cur, mask, n = self._bits(board)
+        out = np.zeros(self.width, dtype=np.int64)
+        analyze_bits(cur, mask, n, weak, self.geo, self.order, self.keys, self.lower, self.upper,
+                     self.work, self.stats, out)
+        return [int(v) for v in out]
+
+
+def win_score(width: int, height: int, stones_before: int) -> int:
+    """Score of the side to move when it wins with its next stone, ``stones_before`` on the board."""
+    return (width * height + 1) // 2 - stones_before // 2
