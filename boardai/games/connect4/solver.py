@@ -25,10 +25,13 @@ H+1 bits per column, the top bit a pad)::
                                     so the mirror key is the columns in reverse order.  The table
                                     uses min(key, mirror key).
 
-**Geometry array** ``geo`` (int64): ``[W, H, W*H, CEIL, bottom, board]`` (bitboards as int64 views).
+**Geometry array** ``geo`` (int64): ``[W, H, W*H, CEIL, bottom, board, mirror]`` (bitboards as
+int64 views; ``mirror`` 1 folds mirror images together in the table).
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 from numba import njit
@@ -36,23 +39,26 @@ from numba import njit
 from boardai.games.connect4.kernel import OCCUPIED, STONES, _threat_cells
 from boardai.games.layout import HEIGHT, PLY, WIDTH
 
-G_W, G_H, G_WH, G_CEIL, G_BOTTOM, G_BOARD = range(6)
+G_W, G_H, G_WH, G_CEIL, G_BOTTOM, G_BOARD, G_MIRROR = range(7)
 
 NO_LOWER = -128      # transposition table: no bound known
 NO_UPPER = 127
 FULL_COLUMN = -1000  # --analyze: the column is full
 DEFAULT_TT_BITS = 23
 
-# stats slots
-S_NODES = 0
+# stats slots: nodes searched so far, the node count at which a search gives up, aborted flag
+S_NODES, S_LIMIT, S_ABORTED = 0, 1, 2
+NO_LIMIT = np.iinfo(np.int64).max
+ABORTED = -2000      # what the jitted entry points return when the node budget ran out
 
 
-def make_geometry(width: int, height: int) -> np.ndarray:
+def make_geometry(width: int, height: int, mirror: bool = True) -> np.ndarray:
     """The ``geo`` array for a W×H board (see the module docstring)."""
     bottom = sum(1 << (c * (height + 1)) for c in range(width))
     board = bottom * ((1 << height) - 1)
     wh = width * height
-    geo = np.zeros(6, dtype=np.int64)
+    geo = np.zeros(7, dtype=np.int64)
+    geo[G_MIRROR] = int(mirror)
     geo[G_W], geo[G_H], geo[G_WH], geo[G_CEIL] = width, height, wh, (wh + 1) // 2
     geo[G_BOTTOM], geo[G_BOARD] = np.array([bottom, board], dtype=np.uint64).view(np.int64)
     return geo
@@ -63,13 +69,15 @@ def column_order(width: int) -> np.ndarray:
     return np.array(sorted(range(width), key=lambda c: (abs(2 * c - (width - 1)), c)), dtype=np.int64)
 
 
-def new_table(bits: int = DEFAULT_TT_BITS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """An empty transposition table of 2**bits entries: keys, lower bounds, upper bounds."""
-    size = 1 << bits
-    keys = np.zeros(size, dtype=np.uint64)
-    lower = np.full(size, NO_LOWER, dtype=np.int8)
-    upper = np.full(size, NO_UPPER, dtype=np.int8)
-    return keys, lower, upper
+def new_table(bits: int = DEFAULT_TT_BITS) -> np.ndarray:
+    """An empty transposition table of 2**bits entries.
+
+    One int64 array, two slots an entry so a probe touches one cache line::
+
+        tt[2*i]     the position's key (0: empty; a real key is never 0)
+        tt[2*i+1]   bounds: (lower + 128) | (upper + 128) << 8
+    """
+    return np.zeros(2 << bits, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -96,6 +104,8 @@ def _mirror(key, w, h):
 def position_key(cur, mask, geo):
     """The table key of a position: min of its key and its mirror image's."""
     key = cur + mask + np.uint64(geo[G_BOTTOM])
+    if not geo[G_MIRROR]:
+        return key
     m = _mirror(key, geo[G_W], geo[G_H])
     return m if m < key else key
 
@@ -113,14 +123,19 @@ def can_win_next(cur, mask, geo):
     return (_threat_cells(cur, geo[G_H], geo[G_W]) & (board ^ mask) & possible) != 0
 
 
-@njit(cache=True, nogil=True)
-def _negamax(cur, mask, n, alpha, beta, geo, order, keys, lower, upper, nbits, work, stats):
-    """Score of a position where the side to move cannot win at once, within [alpha, beta].
+# per-ply frame of the explicit search stack in ``work`` (FRAME(w) slots a ply)
+F_CUR, F_MASK, F_ALPHA, F_BETA, F_K, F_J, F_KEY, F_SLOT, F_MOVES = range(9)
 
-    Fail-hard: a result <= alpha is an upper bound, >= beta a lower bound.  ``work`` holds the
-    move lists of every ply (2*W slots a ply: moves, then their ordering scores).
+
+def frame_size(width: int) -> int:
+    return F_MOVES + 2 * width
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _enter(cur, mask, n, alpha, beta, geo, order, tt, nbits, work, base):
+    """Open a node: returns (True, value) if it is decided without children, else sets up its
+    frame at ``work[base:]`` (window, table slot, ordered non-losing moves) and returns (False, 0).
     """
-    stats[S_NODES] += 1
     w = geo[G_W]
     h = geo[G_H]
     ceil = geo[G_CEIL]
@@ -131,32 +146,36 @@ def _negamax(cur, mask, n, alpha, beta, geo, order, keys, lower, upper, nbits, w
     forced = possible & opp_win
     if forced:
         if forced & (forced - np.uint64(1)):
-            return -(ceil - (n + 1) // 2)           # two threats: the opponent wins next move
+            return True, -(ceil - (n + 1) // 2)     # two threats: the opponent wins next move
         possible = forced
     possible &= ~(opp_win >> np.uint64(1))          # never play under an opponent's threat
     if possible == 0:
-        return -(ceil - (n + 1) // 2)
+        return True, -(ceil - (n + 1) // 2)
     if n >= geo[G_WH] - 2:
-        return 0
+        return True, np.int64(0)
     lo = -(ceil - (n + 3) // 2)                     # the opponent cannot win at its next move
     hi = ceil - (n + 2) // 2                        # nor can we at this one
     key = position_key(cur, mask, geo)
     slot = _slot(key, nbits)
-    if keys[slot] == key:
-        if lower[slot] > lo:
-            lo = np.int64(lower[slot])
-        if upper[slot] < hi:
-            hi = np.int64(upper[slot])
+    if tt[2 * slot] == np.int64(key):
+        b = tt[2 * slot + 1]
+        tlo = (b & 255) - 128
+        thi = ((b >> 8) & 255) - 128
+        if tlo > lo:
+            lo = tlo
+        if thi < hi:
+            hi = thi
     if alpha < lo:
         alpha = lo
         if alpha >= beta:
-            return alpha
+            return True, alpha
     if beta > hi:
         beta = hi
         if alpha >= beta:
-            return beta
+            return True, beta
     # order the moves: most threats created first, centre first on ties (insertion sort)
-    base = n * 2 * w
+    mv0 = base + F_MOVES
+    sc0 = mv0 + w
     k = 0
     stride = np.uint64(h + 1)
     colmask = (np.uint64(1) << np.uint64(h)) - np.uint64(1)
@@ -166,46 +185,99 @@ def _negamax(cur, mask, n, alpha, beta, geo, order, keys, lower, upper, nbits, w
         if mv:
             sc = _popcount(_threat_cells(cur | mv, h, w) & empty)
             j = k
-            while j > 0 and work[base + w + j - 1] < sc:
-                work[base + j] = work[base + j - 1]
-                work[base + w + j] = work[base + w + j - 1]
+            while j > 0 and work[sc0 + j - 1] < sc:
+                work[mv0 + j] = work[mv0 + j - 1]
+                work[sc0 + j] = work[sc0 + j - 1]
                 j -= 1
-            work[base + j] = np.int64(mv)
-            work[base + w + j] = sc
+            work[mv0 + j] = np.int64(mv)
+            work[sc0 + j] = sc
             k += 1
-    for j in range(k):
-        mv = np.uint64(work[base + j])
-        score = -_negamax(cur ^ mask, mask | mv, n + 1, -beta, -alpha, geo, order, keys, lower,
-                          upper, nbits, work, stats)
-        if score >= beta:
-            _store(keys, lower, upper, slot, key, score, NO_UPPER)
-            return score
-        if score > alpha:
-            alpha = score
-    _store(keys, lower, upper, slot, key, NO_LOWER, alpha)
-    return alpha
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _store(keys, lower, upper, slot, key, lo, hi):
-    if keys[slot] != key:
-        keys[slot] = key
-        lower[slot] = NO_LOWER
-        upper[slot] = NO_UPPER
-    if lo > lower[slot]:
-        lower[slot] = lo
-    if hi < upper[slot]:
-        upper[slot] = hi
+    work[base + F_CUR] = np.int64(cur)
+    work[base + F_MASK] = np.int64(mask)
+    work[base + F_ALPHA] = alpha
+    work[base + F_BETA] = beta
+    work[base + F_K] = k
+    work[base + F_J] = 0
+    work[base + F_KEY] = np.int64(key)
+    work[base + F_SLOT] = slot
+    return False, np.int64(0)
 
 
 @njit(cache=True, nogil=True)
-def solve_bits(cur, mask, n, weak, geo, order, keys, lower, upper, work, stats):
+def _negamax(cur, mask, n, alpha, beta, geo, order, tt, nbits, work, stats):
+    """Score of a position where the side to move cannot win at once, within [alpha, beta].
+
+    Fail-hard: a result <= alpha is an upper bound, >= beta a lower bound.  Written as a loop
+    over an explicit stack of frames in ``work`` (one a ply) rather than recursion: numba's
+    calls with a dozen array arguments cost more than the node itself.
+    """
+    fs = F_MOVES + 2 * geo[G_W]
+    n0 = n
+    d = 0
+    nodes = 0
+    done, value = _enter(cur, mask, n, alpha, beta, geo, order, tt, nbits, work, 0)
+    nodes += 1
+    while True:
+        if done:
+            # pass ``value`` up to the parent frame
+            if d == 0:
+                stats[S_NODES] += nodes
+                return value
+            if stats[S_NODES] + nodes > stats[S_LIMIT]:     # out of budget: unwind at once
+                stats[S_NODES] += nodes
+                stats[S_ABORTED] = 1
+                return 0
+            d -= 1
+            base = d * fs
+            score = -value
+            if score >= work[base + F_BETA]:
+                _store(tt, work[base + F_SLOT], work[base + F_KEY],
+                       score, NO_UPPER)
+                value = score
+                continue
+            if score > work[base + F_ALPHA]:
+                work[base + F_ALPHA] = score
+            work[base + F_J] += 1
+        base = d * fs
+        j = work[base + F_J]
+        if j >= work[base + F_K]:
+            alpha = work[base + F_ALPHA]
+            _store(tt, work[base + F_SLOT], work[base + F_KEY],
+                   NO_LOWER, alpha)
+            done, value = True, alpha
+            continue
+        mv = np.uint64(work[base + F_MOVES + j])
+        c = np.uint64(work[base + F_CUR])
+        m = np.uint64(work[base + F_MASK])
+        d += 1
+        nodes += 1
+        done, value = _enter(c ^ m, m | mv, n0 + d, -work[base + F_BETA], -work[base + F_ALPHA],
+                             geo, order, tt, nbits, work, d * fs)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _store(tt, slot, key, lo, hi):
+    """Tighten the bounds of ``key`` (replacing whatever else held its slot)."""
+    if tt[2 * slot] == key:
+        b = tt[2 * slot + 1]
+        tlo = (b & 255) - 128
+        thi = ((b >> 8) & 255) - 128
+        if tlo > lo:
+            lo = tlo
+        if thi < hi:
+            hi = thi
+    tt[2 * slot] = key
+    tt[2 * slot + 1] = (lo + 128) | ((hi + 128) << 8)
+
+
+@njit(cache=True, nogil=True)
+def solve_bits(cur, mask, n, weak, geo, order, tt, work, stats):
     """Exact score (or with ``weak`` only its sign: -1, 0, 1) of a position not yet decided.
 
     Null-window searches narrow [min, max] until they meet, probing near 0 first (Pons).
     """
     nbits = 0
-    while (np.int64(1) << nbits) < keys.shape[0]:
+    while (np.int64(2) << nbits) < tt.shape[0]:
         nbits += 1
     ceil = geo[G_CEIL]
     if n >= geo[G_WH]:
@@ -224,8 +296,10 @@ def solve_bits(cur, mask, n, weak, geo, order, keys, lower, upper, work, stats):
             med = lo // 2
         elif med >= 0 and hi // 2 > med:
             med = hi // 2
-        r = _negamax(cur, mask, n, med, med + 1, geo, order, keys, lower, upper, nbits, work,
+        r = _negamax(cur, mask, n, med, med + 1, geo, order, tt, nbits, work,
                      stats)
+        if stats[S_ABORTED]:
+            return ABORTED
         if r <= med:
             hi = r
         else:
@@ -236,7 +310,7 @@ def solve_bits(cur, mask, n, weak, geo, order, keys, lower, upper, work, stats):
 
 
 @njit(cache=True, nogil=True)
-def analyze_bits(cur, mask, n, weak, geo, order, keys, lower, upper, work, stats, out):
+def analyze_bits(cur, mask, n, weak, geo, order, tt, work, stats, out):
     """Score of every column for the side to move (``FULL_COLUMN`` for a full one) into ``out``."""
     w = geo[G_W]
     h = geo[G_H]
@@ -253,8 +327,11 @@ def analyze_bits(cur, mask, n, weak, geo, order, keys, lower, upper, work, stats
         elif mv & wins:
             out[c] = 1 if weak else ceil - n // 2
         else:
-            out[c] = -solve_bits(cur ^ mask, mask | mv, n + 1, weak, geo, order, keys, lower,
-                                 upper, work, stats)
+            r = solve_bits(cur ^ mask, mask | mv, n + 1, weak, geo, order, tt, work, stats)
+            if r == ABORTED:
+                out[c] = ABORTED
+                return
+            out[c] = -r
 
 
 def state_bits(state: np.ndarray) -> tuple[int, int, int]:
@@ -281,15 +358,18 @@ class Solver:
         self.width, self.height = width, height
         self.geo = make_geometry(width, height)
         self.order = column_order(width)
-        self.keys, self.lower, self.upper = new_table(tt_bits)
-        self.work = np.zeros(2 * width * (width * height + 1), dtype=np.int64)
+        self.tt = new_table(tt_bits)
+        self.work = np.zeros(frame_size(width) * (width * height + 2), dtype=np.int64)
         self.stats = np.zeros(4, dtype=np.int64)
+        self.stats[S_LIMIT] = NO_LIMIT
 
     def reset(self) -> None:
         """Forget the transposition table (entries stay correct across positions otherwise)."""
-        self.keys[:] = 0
-        self.lower[:] = NO_LOWER
-        self.upper[:] = NO_UPPER
+        self.tt[:] = 0
+
+    def win_score(self, stones_before: int) -> int:
+        """Score of winning with the next stone when ``stones_before`` stones are on the board."""
+        return win_score(self.width, self.height, stones_before)
 
     @property
     def nodes(self) -> int:
@@ -303,18 +383,50 @@ class Solver:
         cur, mask, n = state_bits(board.state)
         return np.uint64(cur), np.uint64(mask), n
 
-    def solve(self, board, weak: bool = False) -> int:
-        """Score of ``board`` (a Connect4Board) for the side to move; ``weak``: only its sign."""
-        cur, mask, n = self._bits(board)
-        return int(solve_bits(cur, mask, n, weak, self.geo, self.order, self.keys, self.lower,
-                              self.upper, self.work, self.stats))
+    def _budget(self, max_nodes: int | None) -> None:
+        self.stats[S_ABORTED] = 0
+        self.stats[S_LIMIT] = NO_LIMIT if max_nodes is None else self.stats[S_NODES] + max_nodes
 
-    def analyze(self, board, weak: bool = False) -> list[int]:
-        """Score of playing each column (``FULL_COLUMN`` = -1000 where the column is full)."""
+    def stop(self) -> None:
+        """Make a running search give up (safe from another thread: the search runs without
+        the GIL and reads its node limit at every node)."""
+        self.stats[S_LIMIT] = 0
+
+    def _timed(self, seconds: float | None, run):
+        if seconds is None:
+            return run()
+        timer = threading.Timer(max(0.0, seconds), self.stop)
+        timer.start()
+        try:
+            return run()
+        finally:
+            timer.cancel()
+
+    def solve(self, board, weak: bool = False, max_nodes: int | None = None,
+              seconds: float | None = None) -> int | None:
+        """Score of ``board`` (a Connect4Board) for the side to move; ``weak``: only its sign.
+
+        With ``max_nodes`` or ``seconds``, None when the search needs more than that.
+        """
         cur, mask, n = self._bits(board)
+        self._budget(max_nodes)
+        r = int(self._timed(seconds, lambda: solve_bits(cur, mask, n, weak, self.geo, self.order,
+                                                        self.tt, self.work, self.stats)))
+        return None if r == ABORTED else r
+
+    def analyze(self, board, weak: bool = False, max_nodes: int | None = None,
+                seconds: float | None = None) -> list[int] | None:
+        """Score of playing each column (``FULL_COLUMN`` = -1000 where the column is full).
+
+        With ``max_nodes`` or ``seconds``, None when that is not enough for all columns.
+        """
+        cur, mask, n = self._bits(board)
+        self._budget(max_nodes)
         out = np.zeros(self.width, dtype=np.int64)
-        analyze_bits(cur, mask, n, weak, self.geo, self.order, self.keys, self.lower, self.upper,
-                     self.work, self.stats, out)
+        self._timed(seconds, lambda: analyze_bits(cur, mask, n, weak, self.geo, self.order, self.tt,
+                                                  self.work, self.stats, out))
+        if self.stats[S_ABORTED]:
+            return None
         return [int(v) for v in out]
 
 
