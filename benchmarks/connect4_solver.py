@@ -7,7 +7,7 @@
 The same as ``boardai bench solver``.  The sets in ``benchmarks/data/connect4_<class>.txt`` were
 made by our solver from random games (``boardai.games.connect4.bench.generate_sets``); every
 score is checked again while timing (column ``wrong``).  No opening book; one transposition
-table (2**23 entries) kept across the positions of a class, as Pons' bench program does.
+table (2**22 entries) kept across the positions of a class, as Pons' bench program does.
 """
 
 from __future__ import annotations

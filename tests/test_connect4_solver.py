@@ -94,7 +94,7 @@ def positions(seed: int, w: int, h: int, empties: int, count: int) -> list[Conne
 # --- the score convention ---------------------------------------------------------------------
 def test_win_with_fourth_stone_scores_22_minus_4():
     board = Connect4Board.from_position("445566")     # X to move completes 4-5-6-7
-    score = Solver(tt_bits=12).solve(board)
+    score = Solver(tt_bits=16).solve(board)
     assert score == 22 - 4
 
 
@@ -120,7 +120,7 @@ def test_score_of_a_loss_is_negative_and_counts_the_opponents_stones():
     # O to move, X threatens two cells at once on the bottom row: X wins with its 4th stone.
     board = Connect4Board.from_position("3344")          # X: c3 c4, O: above them; X to move
     board.push(4)                                        # X c5: _XXX_ open on both sides
-    score = Solver(tt_bits=12).solve(board)
+    score = Solver(tt_bits=16).solve(board)
     assert score == -(22 - 4)
 
 
@@ -262,7 +262,7 @@ def test_solver_engine_plays_a_best_scoring_move():
 
 def test_solver_engine_takes_the_fastest_win():
     board = Connect4Board.from_position("445566")            # 3 and 7 both win at once
-    move = make_engine("solver:tt_bits=12").play(board).move
+    move = make_engine("solver:tt_bits=16").play(board).move
     board.push(move)
     assert board.outcome().winner is not None
 
@@ -274,3 +274,22 @@ def test_solver_engine_on_hex_answers_a_legal_move():
     result = make_engine("solver:time=0.3,seed=1").play(board)
     assert board.is_legal(result.move)
     assert "exact" in result.info
+
+
+def test_second_process_compiles_no_solver_code():
+    """The solver's jitted functions load from numba's on-disk cache in a new process."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from boardai.games.connect4.board import Connect4Board;"
+            "from boardai.games.connect4.solver import Solver;"
+            "s = Solver(tt_bits=16); b = Connect4Board.from_position('2252576253462244111563365343');"
+            "s.solve(b); s.analyze(b); s.solve(b, weak=True)")
+    env = dict(os.environ, NUMBA_DEBUG_CACHE="1")
+    subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, check=True)
+    second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                            check=True)
+    saved = [line for line in second.stdout.splitlines() if "data saved" in line]
+    assert saved == [], "recompiled in a fresh process:\n" + "\n".join(saved[:10])
+    assert "data loaded" in second.stdout

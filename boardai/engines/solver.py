@@ -32,7 +32,7 @@ class SolverEngine(Engine):
     limit_options = ("time",)
     options = (
         Option("book", parse_bool, True, "Connect Four: use the shipped opening book"),
-        Option("tt_bits", int, 23, "Connect Four: transposition table of 2**tt_bits entries (16 B each)"),
+        Option("tt_bits", int, 22, "Connect Four: transposition table of 2**tt_bits entries (8 B each)"),
         Option("exact", parse_bool, False, "Connect Four: always solve to the end, however long"),
         Option("seed", int, None, "seed for the mcts fallback"),
     )
@@ -48,7 +48,7 @@ class SolverEngine(Engine):
 
         if self._c4 is None or (self._c4.width, self._c4.height) != (board.width, board.height):
             self._c4 = LineSolver(board.width, board.height, use_book=bool(self.opts.get("book", True)),
-                                  tt_bits=int(self.opts.get("tt_bits") or 23))
+                                  tt_bits=int(self.opts.get("tt_bits") or 22))
         return self._c4
 
     def _connect4(self, board: Board, limit: Limit) -> PlayResult:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from boardai.games.connect4.board import Connect4Board
-from boardai.games.connect4.solver import Solver
+from boardai.games.connect4.solver import DEFAULT_TT_BITS, Solver
 
 DATA_DIR = Path(__file__).resolve().parents[3] / "benchmarks" / "data"
 
@@ -119,7 +119,7 @@ def read_set(name: str, data_dir: Path = DATA_DIR) -> list[tuple[str, int]]:
 
 
 def run_bench(names=CLASS_NAMES, limit: int | None = None, data_dir: Path = DATA_DIR,
-              tt_bits: int = 23) -> list[dict]:
+              tt_bits: int = DEFAULT_TT_BITS) -> list[dict]:
     """Solve each class's positions (no book, one table kept across a class) and time them."""
     rows = []
     for c in CLASSES:

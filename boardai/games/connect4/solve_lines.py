@@ -16,7 +16,7 @@ from typing import Iterable, Iterator
 from boardai.games.base import MoveError
 from boardai.games.connect4.board import Connect4Board
 from boardai.games.connect4.book import Book, shipped_book
-from boardai.games.connect4.solver import FULL_COLUMN, Solver
+from boardai.games.connect4.solver import DEFAULT_TT_BITS, FULL_COLUMN, Solver
 
 
 @dataclass
@@ -54,7 +54,7 @@ class LineSolver:
     weak: bool = False
     analyze: bool = False
     use_book: bool = True
-    tt_bits: int = 23
+    tt_bits: int = DEFAULT_TT_BITS
     solver: Solver = field(init=False)
     book: Book | None = field(init=False)
 

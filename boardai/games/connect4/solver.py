@@ -44,7 +44,7 @@ G_W, G_H, G_WH, G_CEIL, G_BOTTOM, G_BOARD, G_MIRROR = range(7)
 NO_LOWER = -128      # transposition table: no bound known
 NO_UPPER = 127
 FULL_COLUMN = -1000  # --analyze: the column is full
-DEFAULT_TT_BITS = 23
+DEFAULT_TT_BITS = 22
 
 # stats slots: nodes searched so far, the node count at which a search gives up, aborted flag
 S_NODES, S_LIMIT, S_ABORTED = 0, 1, 2
@@ -70,14 +70,15 @@ def column_order(width: int) -> np.ndarray:
 
 
 def new_table(bits: int = DEFAULT_TT_BITS) -> np.ndarray:
-    """An empty transposition table of 2**bits entries.
+    """An empty transposition table of 2**bits entries, 8 bytes each (bits >= 16).
 
-    One int64 array, two slots an entry so a probe touches one cache line::
+    The key is first multiplied by an odd constant (a bijection on 64-bit words): its top
+    ``bits`` bits pick the slot and the other 64 - bits are stored, so slot + tag give the key
+    back and no two positions are confused::
 
-        tt[2*i]     the position's key (0: empty; a real key is never 0)
-        tt[2*i+1]   bounds: (lower + 128) | (upper + 128) << 8
+        tt[slot] = tag << 16 | (lower + 128) | (upper + 128) << 8        0: empty
     """
-    return np.zeros(2 << bits, dtype=np.int64)
+    return np.zeros(1 << bits, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -111,8 +112,10 @@ def position_key(cur, mask, geo):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _slot(key, nbits):
-    return np.int64((key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - nbits))
+def _slot_tag(key, nbits):
+    h = key * np.uint64(0x9E3779B97F4A7C15)
+    shift = np.uint64(64 - nbits)
+    return np.int64(h >> shift), np.int64(h & ((np.uint64(1) << shift) - np.uint64(1)))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -139,6 +142,10 @@ def _enter(cur, mask, n, alpha, beta, geo, order, tt, nbits, work, base):
     w = geo[G_W]
     h = geo[G_H]
     ceil = geo[G_CEIL]
+    # read the table entry first: the cache miss then overlaps the threat computations below
+    key = position_key(cur, mask, geo)
+    slot, tag = _slot_tag(key, nbits)
+    e = tt[slot]
     board = np.uint64(geo[G_BOARD])
     empty = board ^ mask
     possible = (mask + np.uint64(geo[G_BOTTOM])) & board
@@ -155,10 +162,8 @@ def _enter(cur, mask, n, alpha, beta, geo, order, tt, nbits, work, base):
         return True, np.int64(0)
     lo = -(ceil - (n + 3) // 2)                     # the opponent cannot win at its next move
     hi = ceil - (n + 2) // 2                        # nor can we at this one
-    key = position_key(cur, mask, geo)
-    slot = _slot(key, nbits)
-    if tt[2 * slot] == np.int64(key):
-        b = tt[2 * slot + 1]
+    if e != 0 and ((e ^ (tag << 16)) >> 16) == 0:
+        b = e
         tlo = (b & 255) - 128
         thi = ((b >> 8) & 255) - 128
         if tlo > lo:
@@ -198,7 +203,7 @@ def _enter(cur, mask, n, alpha, beta, geo, order, tt, nbits, work, base):
     work[base + F_BETA] = beta
     work[base + F_K] = k
     work[base + F_J] = 0
-    work[base + F_KEY] = np.int64(key)
+    work[base + F_KEY] = tag
     work[base + F_SLOT] = slot
     return False, np.int64(0)
 
@@ -256,18 +261,18 @@ def _negamax(cur, mask, n, alpha, beta, geo, order, tt, nbits, work, stats):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _store(tt, slot, key, lo, hi):
-    """Tighten the bounds of ``key`` (replacing whatever else held its slot)."""
-    if tt[2 * slot] == key:
-        b = tt[2 * slot + 1]
+def _store(tt, slot, tag, lo, hi):
+    """Tighten the bounds of the position ``slot, tag`` (replacing whatever else held the slot)."""
+    e = tt[slot]
+    if e != 0 and ((e ^ (tag << 16)) >> 16) == 0:
+        b = e
         tlo = (b & 255) - 128
         thi = ((b >> 8) & 255) - 128
         if tlo > lo:
             lo = tlo
         if thi < hi:
             hi = thi
-    tt[2 * slot] = key
-    tt[2 * slot + 1] = (lo + 128) | ((hi + 128) << 8)
+    tt[slot] = (tag << 16) | (lo + 128) | ((hi + 128) << 8)
 
 
 @njit(cache=True, nogil=True)
@@ -277,7 +282,7 @@ def solve_bits(cur, mask, n, weak, geo, order, tt, work, stats):
     Null-window searches narrow [min, max] until they meet, probing near 0 first (Pons).
     """
     nbits = 0
-    while (np.int64(2) << nbits) < tt.shape[0]:
+    while (np.int64(1) << nbits) < tt.shape[0]:
         nbits += 1
     ceil = geo[G_CEIL]
     if n >= geo[G_WH]:
@@ -353,8 +358,8 @@ class Solver:
     def __init__(self, width: int = 7, height: int = 6, tt_bits: int = DEFAULT_TT_BITS):
         if width * (height + 1) > 64 or width < 1 or height < 1:
             raise ValueError(f"the solver needs W,H >= 1 and W*(H+1) <= 64, not {width}x{height}")
-        if not 10 <= tt_bits <= 30:
-            raise ValueError(f"tt_bits must be in 10..30, not {tt_bits}")
+        if not 16 <= tt_bits <= 32:
+            raise ValueError(f"tt_bits must be in 16..32, not {tt_bits}")
         self.width, self.height = width, height
         self.geo = make_geometry(width, height)
         self.order = column_order(width)
