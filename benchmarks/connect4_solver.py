@@ -23,6 +23,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--classes", default=",".join(CLASS_NAMES), help="comma-separated class names")
     ap.add_argument("--limit", type=int, help="at most this many positions per class")
+    ap.add_argument("--tt-bits", type=int, default=22, help="table of 2**N entries (16..30)")
     ap.add_argument("--generate", action="store_true", help="write new sets instead of timing")
     ap.add_argument("--json", action="store_true", help="last line: one JSON object")
     args = ap.parse_args()
@@ -33,7 +34,7 @@ def main() -> None:
     if args.generate:
         generate_sets(names)
         return
-    rows = run_bench(names, args.limit)
+    rows = run_bench(names, args.limit, tt_bits=args.tt_bits)
     load = os.getloadavg()[0]
     print(format_bench(rows) + f"\nload average (1 min) at the end: {load:.2f}")
     if args.json:

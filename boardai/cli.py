@@ -318,14 +318,17 @@ def bench_playouts_cmd(game, size, seconds, threads, seed, as_json) -> None:
 @bench.command("solver", context_settings=CONTEXT)
 @click.option("--classes", default=None, help="Comma-separated classes (default: all six).")
 @click.option("--limit", type=click.IntRange(1), help="At most this many positions per class.")
+@click.option("--tt-bits", type=click.IntRange(16, 30), default=22, show_default=True,
+              help="Transposition table of 2**N entries (8 bytes each).")
 @click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
-def bench_solver_cmd(classes, limit, as_json) -> None:
+def bench_solver_cmd(classes, limit, tt_bits, as_json) -> None:
     """Connect Four solver: mean time per position on Pons' six classes, vs his C++ solver.
 
     \b
     Examples:
       boardai bench solver
       boardai bench solver --classes end-easy,middle-easy --limit 50 --json
+      boardai bench solver --classes middle-medium --tt-bits 18
     """
     import os
 
@@ -337,7 +340,7 @@ def bench_solver_cmd(classes, limit, as_json) -> None:
             raise click.UsageError(f"unknown class {n!r}: choose from {', '.join(CLASS_NAMES)}")
         if not data_path(n).exists():
             raise Fail(f"no test set {data_path(n)}: run benchmarks/connect4_solver.py --generate")
-    rows = run_bench(names, limit)
+    rows = run_bench(names, limit, tt_bits=tt_bits)
     load = os.getloadavg()[0]
     click.echo(format_bench(rows) + f"\nload average (1 min) at the end: {load:.2f}")
     if as_json:

@@ -231,7 +231,7 @@ def test_small_book_agrees_with_search(tmp_path):
         sample = positions_at(depth, 5, 4)
         for board in rng.sample(sample, min(6, len(sample))):
             assert again.get(board) == book.get(board) == solver.solve(board)
-    assert not (tmp_path / "book.partial.npz").exists()
+    assert not (tmp_path / "book.npz.partial").exists()
 
 
 def test_shipped_book_is_consistent_with_its_children():

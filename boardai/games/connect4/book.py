@@ -3,7 +3,7 @@
 ``boardai book connect4 --depth D`` solves every position with exactly D stones (one of each
 mirror pair) with ``solver.py``, then derives the scores of all shallower positions from them by
 negamax over the book (exact, no search).  The build saves its progress every few seconds to
-``<out>.partial.npz`` and resumes from there when run again.
+``<out>.partial`` and resumes from there when run again.
 
 The shipped book is ``boardai/data/connect4_book.npz`` (compressed): ``keys`` (uint64, sorted:
 ``solver.position_key``, the smaller of a position's key and its mirror's), ``scores`` (int8, Pons'
@@ -100,12 +100,12 @@ def build_book(depth: int, out: str | os.PathLike = BOOK_PATH, width: int = 7, h
     """Solve every position with ``depth`` stones, derive the shallower ones, write ``out``.
 
     ``progress(done, total)`` is called after each solved position.  Resumes from
-    ``<out>.partial.npz`` if a previous run left one.
+    ``<out>.partial`` if a previous run left one.
     """
     if depth < 0:
         raise ValueError(f"the book depth is a number of stones >= 0, not {depth}")
     out = Path(out)
-    partial = out.with_name(out.name.replace(".npz", "") + ".partial.npz")
+    partial = out.with_name(out.name + ".partial")
     solver = Solver(width, height, tt_bits)
     geo = solver.geo
     leaves = positions_at(depth, width, height)
@@ -117,8 +117,9 @@ def build_book(depth: int, out: str | os.PathLike = BOOK_PATH, width: int = 7, h
 
     def save_partial() -> None:
         keys = np.array(list(known), dtype=np.uint64)
-        np.savez(partial, keys=keys, scores=np.array(list(known.values()), dtype=np.int8),
-                 width=width, height=height, depth=depth)
+        with open(partial, "wb") as f:          # a file object: numpy adds no ".npz"
+            np.savez(f, keys=keys, scores=np.array(list(known.values()), dtype=np.int8),
+                     width=width, height=height, depth=depth)
 
     last = time.monotonic()
     for i, board in enumerate(leaves):

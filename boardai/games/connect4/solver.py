@@ -213,8 +213,8 @@ def _negamax(cur, mask, n, alpha, beta, geo, order, tt, nbits, work, stats):
     """Score of a position where the side to move cannot win at once, within [alpha, beta].
 
     Fail-hard: a result <= alpha is an upper bound, >= beta a lower bound.  Written as a loop
-    over an explicit stack of frames in ``work`` (one a ply) rather than recursion: numba's
-    calls with a dozen array arguments cost more than the node itself.
+    over an explicit stack of frames in ``work`` (one a ply) rather than recursion, so a stopped
+    search unwinds at once; it measured about as fast as the recursive version.
     """
     fs = F_MOVES + 2 * geo[G_W]
     n0 = n
