@@ -36,15 +36,21 @@ import threading
 import numpy as np
 from numba import njit
 
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
 from boardai.games.connect4.kernel import OCCUPIED, STONES, _threat_cells
 from boardai.games.layout import HEIGHT, PLY, WIDTH
 
-G_W, G_H, G_WH, G_CEIL, G_BOTTOM, G_BOARD, G_MIRROR = range(7)
+G_W, G_H, G_WH, G_CEIL, G_BOTTOM, G_BOARD, G_MIRROR, G_SYM_PLIES = range(8)
 
 NO_LOWER = -128      # transposition table: no bound known
 NO_UPPER = 127
 FULL_COLUMN = -1000  # --analyze: the column is full
 DEFAULT_TT_BITS = 22
+SYM_PLIES = 12       # the search folds mirror images together in positions of fewer stones
 
 # stats slots: nodes searched so far, the node count at which a search gives up, aborted flag
 S_NODES, S_LIMIT, S_ABORTED = 0, 1, 2
@@ -52,13 +58,15 @@ NO_LIMIT = np.iinfo(np.int64).max
 ABORTED = -2000      # what the jitted entry points return when the node budget ran out
 
 
-def make_geometry(width: int, height: int, mirror: bool = True) -> np.ndarray:
+def make_geometry(width: int, height: int, mirror: bool = True,
+                  sym_plies: int = SYM_PLIES) -> np.ndarray:
     """The ``geo`` array for a W×H board (see the module docstring)."""
     bottom = sum(1 << (c * (height + 1)) for c in range(width))
     board = bottom * ((1 << height) - 1)
     wh = width * height
-    geo = np.zeros(7, dtype=np.int64)
+    geo = np.zeros(8, dtype=np.int64)
     geo[G_MIRROR] = int(mirror)
+    geo[G_SYM_PLIES] = sym_plies if mirror else 0
     geo[G_W], geo[G_H], geo[G_WH], geo[G_CEIL] = width, height, wh, (wh + 1) // 2
     geo[G_BOTTOM], geo[G_BOARD] = np.array([bottom, board], dtype=np.uint64).view(np.int64)
     return geo
@@ -79,6 +87,23 @@ def new_table(bits: int = DEFAULT_TT_BITS) -> np.ndarray:
         tt[slot] = tag << 16 | (lower + 128) | (upper + 128) << 8        0: empty
     """
     return np.zeros(1 << bits, dtype=np.int64)
+
+
+@intrinsic
+def _prefetch(typingctx, arr, idx):
+    """Hint the CPU to load ``arr[idx]`` into cache (LLVM's prefetch; no effect on results)."""
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]])
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3),
+                          ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return types.void(arr, idx), codegen
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -106,6 +131,18 @@ def position_key(cur, mask, geo):
     """The table key of a position: min of its key and its mirror image's."""
     key = cur + mask + np.uint64(geo[G_BOTTOM])
     if not geo[G_MIRROR]:
+        return key
+    m = _mirror(key, geo[G_W], geo[G_H])
+    return m if m < key else key
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _search_key(cur, mask, n, geo):
+    """The search's table key: the mirror-folded key before ``G_SYM_PLIES`` stones, where
+    symmetric positions happen, and the plain key after, where the children's keys are cheap
+    enough to prefetch their table entries."""
+    key = cur + mask + np.uint64(geo[G_BOTTOM])
+    if n >= geo[G_SYM_PLIES]:
         return key
     m = _mirror(key, geo[G_W], geo[G_H])
     return m if m < key else key
@@ -143,7 +180,7 @@ def _enter(cur, mask, n, alpha, beta, geo, order, tt, nbits, work, base):
     h = geo[G_H]
     ceil = geo[G_CEIL]
     # read the table entry first: the cache miss then overlaps the threat computations below
-    key = position_key(cur, mask, geo)
+    key = _search_key(cur, mask, n, geo)
     slot, tag = _slot_tag(key, nbits)
     e = tt[slot]
     board = np.uint64(geo[G_BOARD])
@@ -184,10 +221,14 @@ def _enter(cur, mask, n, alpha, beta, geo, order, tt, nbits, work, base):
     k = 0
     stride = np.uint64(h + 1)
     colmask = (np.uint64(1) << np.uint64(h)) - np.uint64(1)
+    prefetch = n + 1 >= geo[G_SYM_PLIES]
+    child_base = (cur ^ mask) + mask + np.uint64(geo[G_BOTTOM])
     for i in range(w):
         c = order[i]
         mv = possible & (colmask << (np.uint64(c) * stride))
         if mv:
+            if prefetch:        # the child's key is child_base + mv: start loading its entry
+                _prefetch(tt, _slot_tag(child_base + mv, nbits)[0])
             sc = _popcount(_threat_cells(cur | mv, h, w) & empty)
             j = k
             while j > 0 and work[sc0 + j - 1] < sc:
