@@ -21,11 +21,12 @@ import numpy as np
 
 from boardai.games.connect4.board import Connect4Board
 from boardai.games.connect4.solver import (
-    DEFAULT_TT_BITS, Solver, make_geometry, position_key, state_bits, win_score,
+    Solver, make_geometry, position_key, state_bits, win_score,
 )
 
 BOOK_PATH = Path(__file__).resolve().parent.parent.parent / "data" / "connect4_book.npz"
 SAVE_EVERY_S = 20.0
+BOOK_TT_BITS = 24         # early positions: a larger table saves more nodes than it costs
 
 
 class Book:
@@ -96,7 +97,7 @@ def positions_at(depth: int, width: int = 7, height: int = 6) -> list[Connect4Bo
 
 
 def build_book(depth: int, out: str | os.PathLike = BOOK_PATH, width: int = 7, height: int = 6,
-               tt_bits: int = DEFAULT_TT_BITS, progress: Callable[[int, int], None] | None = None) -> Book:
+               tt_bits: int = BOOK_TT_BITS, progress: Callable[[int, int], None] | None = None) -> Book:
     """Solve every position with ``depth`` stones, derive the shallower ones, write ``out``.
 
     ``progress(done, total)`` is called after each solved position.  Resumes from
