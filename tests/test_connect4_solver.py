@@ -275,21 +275,3 @@ def test_solver_engine_on_hex_answers_a_legal_move():
     assert board.is_legal(result.move)
     assert "exact" in result.info
 
-
-def test_second_process_compiles_no_solver_code():
-    """The solver's jitted functions load from numba's on-disk cache in a new process."""
-    import os
-    import subprocess
-    import sys
-
-    code = ("from boardai.games.connect4.board import Connect4Board;"
-            "from boardai.games.connect4.solver import Solver;"
-            "s = Solver(tt_bits=16); b = Connect4Board.from_position('2252576253462244111563365343');"
-            "s.solve(b); s.analyze(b); s.solve(b, weak=True)")
-    env = dict(os.environ, NUMBA_DEBUG_CACHE="1")
-    subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, check=True)
-    second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                            check=True)
-    saved = [line for line in second.stdout.splitlines() if "data saved" in line]
-    assert saved == [], "recompiled in a fresh process:\n" + "\n".join(saved[:10])
-    assert "data loaded" in second.stdout

@@ -149,6 +149,15 @@ def _search_key(cur, mask, n, geo):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _tighten(e, tag, lo, hi):
+    """Bounds [lo, hi] narrowed by table entry ``e`` if it holds the position ``tag``."""
+    if e != 0 and ((e ^ (tag << 16)) >> 16) == 0:
+        lo = max(lo, (e & 255) - 128)
+        hi = min(hi, ((e >> 8) & 255) - 128)
+    return lo, hi
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _slot_tag(key, nbits):
     h = key * np.uint64(0x9E3779B97F4A7C15)
     shift = np.uint64(64 - nbits)
@@ -199,14 +208,7 @@ def _enter(cur, mask, n, alpha, beta, geo, order, tt, nbits, work, base):
         return True, np.int64(0)
     lo = -(ceil - (n + 3) // 2)                     # the opponent cannot win at its next move
     hi = ceil - (n + 2) // 2                        # nor can we at this one
-    if e != 0 and ((e ^ (tag << 16)) >> 16) == 0:
-        b = e
-        tlo = (b & 255) - 128
-        thi = ((b >> 8) & 255) - 128
-        if tlo > lo:
-            lo = tlo
-        if thi < hi:
-            hi = thi
+    lo, hi = _tighten(e, tag, lo, hi)
     if alpha < lo:
         alpha = lo
         if alpha >= beta:
@@ -304,15 +306,7 @@ def _negamax(cur, mask, n, alpha, beta, geo, order, tt, nbits, work, stats):
 @njit(cache=True, nogil=True, inline="always")
 def _store(tt, slot, tag, lo, hi):
     """Tighten the bounds of the position ``slot, tag`` (replacing whatever else held the slot)."""
-    e = tt[slot]
-    if e != 0 and ((e ^ (tag << 16)) >> 16) == 0:
-        b = e
-        tlo = (b & 255) - 128
-        thi = ((b >> 8) & 255) - 128
-        if tlo > lo:
-            lo = tlo
-        if thi < hi:
-            hi = thi
+    lo, hi = _tighten(tt[slot], tag, lo, hi)
     tt[slot] = (tag << 16) | (lo + 128) | ((hi + 128) << 8)
 
 
