@@ -2,10 +2,13 @@
 
 The search (all numba, ``cache=True``) follows Pons' solver: negamax with alpha-beta on bitboards,
 a null-window search that narrows the score bounds (iterative, around 0 first), a transposition
-table keeping a lower and an upper bound per position, move ordering by the number of threats a
-move creates (centre columns first on ties), only non-losing moves searched (a forced block is the
-only move, a double threat is a loss found at once, a cell under an opponent's threat is never
-filled), and the left-right mirror folded into the table key.
+table keeping a lower and an upper bound per position in one 8-byte entry, move ordering by the
+number of threats a move creates (centre columns first on ties), only non-losing moves searched
+(a forced block is the only move, a double threat is a loss found at once, a cell under an
+opponent's threat is never filled), and the left-right mirror folded into the table key in the
+first ``SYM_PLIES`` stones.  Beyond Pons: while a node orders its moves it prefetches its
+children's table entries (table probes are random memory accesses, the search's bottleneck),
+and the negamax is a loop over an explicit stack that another thread can stop (``Solver.stop``).
 
 **Scores** (DESIGN.md): 0 is a draw; a positive score means the side to move wins.  ``|score| =
 CEIL + 1 - (the winner's stones when the game ends)`` with ``CEIL = ceil(W*H/2)``: 22 − stones on
@@ -23,10 +26,11 @@ H+1 bits per column, the top bit a pad)::
     key = cur + mask + bottom       per column: a 1 just above the top stone, the mover's stones
                                     below it; unique, and each column stays in its own H+1 bits,
                                     so the mirror key is the columns in reverse order.  The table
-                                    uses min(key, mirror key).
+                                    uses min(key, mirror key) below SYM_PLIES stones.
 
-**Geometry array** ``geo`` (int64): ``[W, H, W*H, CEIL, bottom, board, mirror]`` (bitboards as
-int64 views; ``mirror`` 1 folds mirror images together in the table).
+**Geometry array** ``geo`` (int64): ``[W, H, W*H, CEIL, bottom, board, mirror, sym_plies]``
+(bitboards as int64 views; ``mirror`` 1: ``position_key`` folds mirror images, as the book
+does; the search folds them in positions of fewer than ``sym_plies`` stones).
 """
 
 from __future__ import annotations
@@ -34,10 +38,8 @@ from __future__ import annotations
 import threading
 
 import numpy as np
-from numba import njit
-
 from llvmlite import ir
-from numba import types
+from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
