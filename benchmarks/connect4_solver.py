@@ -7,7 +7,7 @@
 The same as ``boardai bench solver``.  The sets in ``benchmarks/data/connect4_<class>.txt`` were
 made by our solver from random games (``boardai.games.connect4.bench.generate_sets``); every
 score is checked again while timing (column ``wrong``).  No opening book; one transposition
-table (2**21 entries) kept across the positions of a class, as Pons' bench program does.
+table (2**20 entries) kept across the positions of a class, as Pons' bench program does.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--classes", default=",".join(CLASS_NAMES), help="comma-separated class names")
     ap.add_argument("--limit", type=int, help="at most this many positions per class")
-    ap.add_argument("--tt-bits", type=int, default=21, help="table of 2**N entries (16..30)")
+    ap.add_argument("--tt-bits", type=int, default=20, help="table of 2**N entries (16..30)")
     ap.add_argument("--generate", action="store_true", help="write new sets instead of timing")
     ap.add_argument("--json", action="store_true", help="last line: one JSON object")
     args = ap.parse_args()

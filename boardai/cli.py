@@ -318,7 +318,7 @@ def bench_playouts_cmd(game, size, seconds, threads, seed, as_json) -> None:
 @bench.command("solver", context_settings=CONTEXT)
 @click.option("--classes", default=None, help="Comma-separated classes (default: all six).")
 @click.option("--limit", type=click.IntRange(1), help="At most this many positions per class.")
-@click.option("--tt-bits", type=click.IntRange(16, 30), default=21, show_default=True,
+@click.option("--tt-bits", type=click.IntRange(16, 30), default=20, show_default=True,
               help="Transposition table of 2**N entries (8 bytes each).")
 @click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
 def bench_solver_cmd(classes, limit, tt_bits, as_json) -> None:

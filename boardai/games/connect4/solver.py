@@ -51,7 +51,7 @@ G_W, G_H, G_WH, G_CEIL, G_BOTTOM, G_BOARD, G_MIRROR, G_SYM_PLIES = range(8)
 NO_LOWER = -128      # transposition table: no bound known
 NO_UPPER = 127
 FULL_COLUMN = -1000  # --analyze: the column is full
-DEFAULT_TT_BITS = 21
+DEFAULT_TT_BITS = 20
 SYM_PLIES = 12       # the search folds mirror images together in positions of fewer stones
 
 # stats slots: nodes searched so far, the node count at which a search gives up, aborted flag
