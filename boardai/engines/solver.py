@@ -3,11 +3,13 @@
 Connect Four: every column is scored exactly (opening book first, then ``games/connect4/solver.py``)
 and the best score is played, which is the fastest win, the slowest loss, or a draw kept (Pons'
 scores grow with the speed of a win).  Ties go to the column nearest the centre.  ``analyse``
-puts every column's exact score in ``info["scores"]``.  Connect Four ignores ``time``: an exact
-answer takes what it takes (seconds early in the game past the book, microseconds late).
+puts every column's exact score in ``info["scores"]``.  Late in a game that takes microseconds;
+early, past the book, it can take minutes, so the search gets 70% of ``time`` (default 10 s)
+and, if that is not enough, ``mcts`` plays in the rest of the time, ``info["exact"]`` is False
+and ``info["fallback"]`` says why (``exact=1``: always search to the end, however long).
 
-Hex: ``boardai.games.hex.solver.engine_move(board, seconds)`` when that module exists and solves
-the position in time; otherwise ``mcts`` plays the move and ``info["fallback"]`` says why.
+Hex: ``boardai.games.hex.solver.engine_move(board, seconds)`` (with 70% of the time) when that
+module exists and solves the position in time; otherwise ``mcts`` plays, as above.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ class SolverEngine(Engine):
     limit_options = ("time",)
     options = (
         Option("book", parse_bool, True, "Connect Four: use the shipped opening book"),
-        Option("tt_bits", int, DEFAULT_TT_BITS, "Connect Four: transposition table of 2**tt_bits entries (8 B each)"),
+        Option("tt_bits", int, DEFAULT_TT_BITS,
+               "Connect Four: transposition table of 2**tt_bits entries (8 B each)"),
         Option("exact", parse_bool, False, "Connect Four: always solve to the end, however long"),
         Option("seed", int, None, "seed for the mcts fallback"),
     )
@@ -94,12 +97,12 @@ class SolverEngine(Engine):
         except ImportError:
             engine_move, reason = None, "no Hex solver in this build"
         if engine_move is not None:
-            answer = engine_move(board, seconds)
+            answer = engine_move(board, seconds * SOLVE_SHARE)
             if answer is not None:
                 move, info = answer
                 return PlayResult(move, board.move_name(move), value=None, pv=[board.move_name(move)],
                                   time_s=clock(), info={**info, "exact": True})
-            reason = f"not solved within {seconds:g} s"
+            reason = f"not solved in {seconds * SOLVE_SHARE:g} s"
         return self._fallback(board, seconds, clock, reason)
 
     def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
