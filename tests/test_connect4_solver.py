@@ -275,3 +275,10 @@ def test_solver_engine_on_hex_answers_a_legal_move():
     assert board.is_legal(result.move)
     assert "exact" in result.info
 
+
+
+def test_solver_engine_falls_back_to_mcts_when_the_search_runs_out_of_time():
+    board = Connect4Board.from_position("44")
+    result = make_engine("solver:book=0,tt_bits=16,time=0.3,seed=2").play(board)
+    assert board.is_legal(result.move)
+    assert result.info["exact"] is False and "mcts" in result.info["fallback"]
