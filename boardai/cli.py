@@ -228,13 +228,15 @@ def solve_connect4_cmd(file, analyze, weak, size, no_book, as_json) -> None:
     Examples:
       echo 4453 | boardai solve connect4
       boardai solve connect4 positions.txt --analyze
-      printf '44\n4455667\n' | boardai solve connect4 --weak --json
+      printf '445566\\n2252576253462244111563365343\\n' | boardai solve connect4 --weak --json
     """
     from boardai.games import parse_size
     from boardai.games.connect4.solve_lines import LineSolver
 
     try:
         w, h = parse_size("connect4", size)
+        if w > 9:
+            raise ValueError(f"positions are column digits, so --size allows widths up to 9, not {w}")
         solver = LineSolver(w, h, weak=weak, analyze=analyze, use_book=not no_book)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
