@@ -1,4 +1,4 @@
-"""The ``boardai`` command: play, gtp, analyse, engines, bench.
+"""The ``boardai`` command: play, gtp, analyse, engines, solve, book, bench.
 
 Every subcommand turns bad input into a one-line error that says what is accepted (exit status 2
 for usage errors, 1 for failures) instead of a traceback.
@@ -38,6 +38,7 @@ def main() -> None:
       boardai match random mcts:sims=200 --game hex --size 7 --games 20
       boardai tournament random mcts:sims=50 mcts:sims=200 --size 5 --games-per-pair 10
       boardai results ~/.local/share/boardai/arena.sqlite
+      echo 4453 | boardai solve connect4 --analyze   # exact scores of every column
     """
 
 
@@ -201,6 +202,84 @@ def analyse(game, size, swap, moves, spec, seconds, sims, depth, as_json) -> Non
             click.echo("pv: " + " ".join(result.pv))
     else:
         click.echo(json.dumps(payload))
+
+
+# --- solve --------------------------------------------------------------------------------
+@main.group(context_settings=CONTEXT)
+def solve() -> None:
+    """Solve positions exactly (Connect Four completely; Hex on small boards)."""
+
+
+@solve.command("connect4", context_settings=CONTEXT)
+@click.argument("file", default="-", type=click.File("r"))
+@click.option("--analyze", is_flag=True, help="Print the score of every column (-1000: full).")
+@click.option("--weak", is_flag=True, help="Only the sign: 1 win, 0 draw, -1 loss.")
+@click.option("--size", default="7x6", show_default=True, help="WxH (width at most 9).")
+@click.option("--no-book", is_flag=True, help="Search every position (no opening book).")
+@click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
+def solve_connect4_cmd(file, analyze, weak, size, no_book, as_json) -> None:
+    """Solve Connect Four positions, one a line (moves as column digits, as Pons' solver).
+
+    Prints `moves score nodes microseconds` (or `moves s1 ... s7` with --analyze).  Scores
+    follow Pascal Pons: 0 draw, > 0 the side to move wins, |score| = 22 - the winner's stones
+    at the end on 7x6.  Bad lines go to stderr with their number; exit status 1 if any.
+
+    \b
+    Examples:
+      echo 4453 | boardai solve connect4
+      boardai solve connect4 positions.txt --analyze
+      printf '445566\\n2252576253462244111563365343\\n' | boardai solve connect4 --weak --json
+    """
+    from boardai.games import parse_size
+    from boardai.games.connect4.solve_lines import LineSolver
+
+    try:
+        w, h = parse_size("connect4", size)
+        if w > 9:
+            raise ValueError(f"positions are column digits, so --size allows widths up to 9, not {w}")
+        solver = LineSolver(w, h, weak=weak, analyze=analyze, use_book=not no_book)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    results, bad = [], 0
+    for res in solver.run(file):
+        if res.error is not None:
+            bad += 1
+            click.echo(f"line {res.line}: {res.error}: {res.moves!r}", err=True)
+        elif as_json:
+            results.append(res.json())
+        else:
+            click.echo(res.text())
+    if as_json:
+        click.echo(json.dumps({"size": f"{w}x{h}", "results": results, "bad_lines": bad}))
+    sys.exit(1 if bad else 0)
+
+
+# --- book ---------------------------------------------------------------------------------
+@main.group(context_settings=CONTEXT)
+def book() -> None:
+    """Build opening books with the project's own solvers."""
+
+
+@book.command("connect4", context_settings=CONTEXT)
+@click.option("--depth", type=click.IntRange(0, 20), required=True,
+              help="Solve every position with this many stones; shallower ones follow.")
+@click.option("--out", type=click.Path(dir_okay=False), help="Where to write (default: the package's book).")
+def book_connect4_cmd(depth, out) -> None:
+    """Build the Connect Four opening book (resumable: run it again after an interruption).
+
+    \b
+    Example:
+      boardai book connect4 --depth 2
+    """
+    from rich.progress import Progress
+
+    from boardai.games.connect4.book import BOOK_PATH, build_book
+
+    with Progress() as bar:
+        task = bar.add_task(f"solving {depth}-stone positions", total=None)
+        built = build_book(depth, out or BOOK_PATH,
+                           progress=lambda done, total: bar.update(task, completed=done, total=total))
+    click.echo(f"{len(built)} positions (up to {depth} stones) written to {out or BOOK_PATH}")
 
 
 # --- bench --------------------------------------------------------------------------------
@@ -478,6 +557,38 @@ def results(store, export, as_json) -> None:
     print_store(store, rows, report_console())
     if exported is not None:
         click.echo(f"{exported} game record(s) written to {export}")
+
+
+@bench.command("solver", context_settings=CONTEXT)
+@click.option("--classes", default=None, help="Comma-separated classes (default: all six).")
+@click.option("--limit", type=click.IntRange(1), help="At most this many positions per class.")
+@click.option("--tt-bits", type=click.IntRange(16, 30), default=20, show_default=True,
+              help="Transposition table of 2**N entries (8 bytes each).")
+@click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
+def bench_solver_cmd(classes, limit, tt_bits, as_json) -> None:
+    """Connect Four solver: mean time per position on Pons' six classes, vs his C++ solver.
+
+    \b
+    Examples:
+      boardai bench solver
+      boardai bench solver --classes end-easy,middle-easy --limit 50 --json
+      boardai bench solver --classes middle-medium --tt-bits 18
+    """
+    import os
+
+    from boardai.games.connect4.bench import CLASS_NAMES, data_path, format_bench, run_bench
+
+    names = CLASS_NAMES if not classes else tuple(c.strip() for c in classes.split(",") if c.strip())
+    for n in names:
+        if n not in CLASS_NAMES:
+            raise click.UsageError(f"unknown class {n!r}: choose from {', '.join(CLASS_NAMES)}")
+        if not data_path(n).exists():
+            raise Fail(f"no test set {data_path(n)}: run benchmarks/connect4_solver.py --generate")
+    rows = run_bench(names, limit, tt_bits=tt_bits)
+    load = os.getloadavg()[0]
+    click.echo(format_bench(rows) + f"\nload average (1 min) at the end: {load:.2f}")
+    if as_json:
+        click.echo(json.dumps({"rows": rows, "load1": load}))
 
 
 if __name__ == "__main__":

@@ -74,7 +74,9 @@ def test_second_process_compiles_nothing(tmp_path):
     code = ("from boardai.games import make_board; from boardai.games import kernel as K;"
             "from boardai.games.layout import new_rng;"
             "b = make_board('hex', '5'); b.push('c3'); b.pop(); K.playout_batch(b.state, new_rng(1), 5);"
-            "c = make_board('connect4'); c.push('4'); c.pop(); K.playout_batch(c.state, new_rng(1), 5)")
+            "c = make_board('connect4'); c.push('4'); c.pop(); K.playout_batch(c.state, new_rng(1), 5);"
+            "from boardai.games.connect4.solver import Solver; s = Solver(tt_bits=16);"
+            "c.push_many('2252576253462244111563365343'); s.solve(c); s.analyze(c, weak=True)")
     env = dict(os.environ, NUMBA_DEBUG_CACHE="1")
     subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, check=True)
     second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,

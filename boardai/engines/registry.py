@@ -78,7 +78,7 @@ def _load_builtin_engines() -> None:
     """Import the modules that register the built-in engines (on first use)."""
     if "random" in ENGINES:
         return
-    from boardai.engines import alphabeta, bruteforce, gtp_client, human, mcts, montecarlo, openspiel_engine, random_engine  # noqa: F401,E501
+    from boardai.engines import alphabeta, bruteforce, gtp_client, human, mcts, montecarlo, openspiel_engine, random_engine, solver  # noqa: F401,E501
 
 
 def all_engines() -> dict[str, type[Engine]]:

@@ -1,0 +1,142 @@
+"""``boardai solve connect4``: solve positions given one per line, as Pascal Pons' solver reads them.
+
+A line's first token is the moves from the empty board as column digits (``4453``); other tokens
+are ignored and blank lines skipped.  Each good line gives ``moves score nodes microseconds``
+(``--analyze``: ``moves s1 ... sW``, ``-1000`` for a full column; ``--weak``: only the sign).
+A bad line (not digits, a column off the board or already full, a position already won) is
+reported with its number and reason; the others are still solved.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from boardai.games.base import MoveError
+from boardai.games.connect4.board import Connect4Board
+from boardai.games.connect4.book import Book, shipped_book
+from boardai.games.connect4.solver import DEFAULT_TT_BITS, FULL_COLUMN, Solver
+
+
+@dataclass
+class LineResult:
+    line: int
+    moves: str
+    score: int | None = None
+    scores: list[int] | None = None
+    nodes: int = 0
+    micros: float = 0.0
+    error: str | None = None
+    from_book: bool = False
+
+    def text(self) -> str:
+        if self.scores is not None:
+            return " ".join([self.moves, *(str(s) for s in self.scores)])
+        return f"{self.moves} {self.score} {self.nodes} {self.micros:.0f}"
+
+    def json(self) -> dict:
+        d = {"line": self.line, "moves": self.moves, "nodes": self.nodes,
+             "microseconds": round(self.micros, 1)}
+        if self.scores is not None:
+            d["scores"] = self.scores
+        else:
+            d["score"] = self.score
+        return d
+
+
+@dataclass
+class LineSolver:
+    """Solves lines with one solver (its table kept from line to line)."""
+
+    width: int = 7
+    height: int = 6
+    weak: bool = False
+    analyze: bool = False
+    use_book: bool = True
+    tt_bits: int = DEFAULT_TT_BITS
+    solver: Solver = field(init=False)
+    book: Book | None = field(init=False)
+
+    def __post_init__(self):
+        self.solver = Solver(self.width, self.height, self.tt_bits)
+        self.book = shipped_book() if self.use_book else None
+
+    def parse(self, text: str) -> Connect4Board:
+        """The board a line's first token describes; ValueError with the reason if it is bad."""
+        token = text.split()[0]
+        if self.width > 9:
+            raise ValueError(f"positions are column digits, so the width is at most 9, not {self.width}")
+        if not (token.isascii() and token.isdigit()):
+            raise ValueError(f"{token!r} is not a position: give column digits 1-{self.width}")
+        board = Connect4Board(self.width, self.height)
+        for i, ch in enumerate(token):
+            if board.is_game_over():
+                raise ValueError(f"the game is already over before move {i + 1} ({ch})")
+            col = int(ch)
+            if not 1 <= col <= self.width:
+                raise ValueError(f"move {i + 1}: column {ch} is off the board (1-{self.width})")
+            try:
+                board.push(col - 1)
+            except MoveError:
+                raise ValueError(f"move {i + 1}: column {ch} is already full") from None
+        out = board.outcome()
+        if out is not None and out.winner is not None:
+            raise ValueError(f"the position is already won ({out.winner} made four)")
+        return board
+
+    def score(self, board: Connect4Board, seconds: float | None = None) -> tuple[int | None, bool]:
+        """Score of ``board`` and whether it came from the book (None: not within ``seconds``)."""
+        if self.book is not None:
+            s = self.book.get(board)
+            if s is not None:
+                return (s > 0) - (s < 0) if self.weak else s, True
+        return self.solver.solve(board, self.weak, seconds=seconds), False
+
+    def solve_line(self, number: int, text: str) -> LineResult:
+        try:
+            board = self.parse(text)
+        except ValueError as exc:
+            return LineResult(number, text.strip(), error=str(exc))
+        res = LineResult(number, board.position)
+        nodes = self.solver.nodes
+        t = time.perf_counter()
+        if self.analyze:
+            res.scores = self.analyze_board(board)
+        else:
+            res.score, res.from_book = self.score(board)
+        res.micros = (time.perf_counter() - t) * 1e6
+        res.nodes = self.solver.nodes - nodes
+        return res
+
+    def analyze_board(self, board: Connect4Board, seconds: float | None = None) -> list[int] | None:
+        """Score of each column (``FULL_COLUMN`` if full), using the book where it can; None if
+        ``seconds`` (for all columns together) were not enough."""
+        if board.is_game_over():
+            return [FULL_COLUMN] * self.width
+        if self.book is None or board.ply + 1 > self.book.depth:
+            return self.solver.analyze(board, self.weak, seconds=seconds)
+        scores = []
+        start = time.perf_counter()
+        for c in range(self.width):
+            if not board.is_legal(c):
+                scores.append(FULL_COLUMN)
+                continue
+            child = board.copy()
+            child.push(c)
+            if child.is_game_over():
+                w = child.outcome().winner
+                s = 0 if w is None else self.solver.win_score(board.ply)
+                scores.append(((s > 0) - (s < 0)) if self.weak else s)
+                continue
+            left = None if seconds is None else max(0.0, seconds - (time.perf_counter() - start))
+            s, _ = self.score(child, left)
+            if s is None:
+                return None
+            scores.append(-s)
+        return scores
+
+    def run(self, lines: Iterable[str]) -> Iterator[LineResult]:
+        for number, text in enumerate(lines, 1):
+            if text.strip():
+                yield self.solve_line(number, text)

@@ -1,0 +1,284 @@
+"""Connect Four exact solver: Pons' score convention, agreement with exhaustive search, the
+``solve connect4`` command, the opening book and the ``solver`` engine."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from boardai.cli import main
+from boardai.engines.registry import make_engine
+from boardai.games.connect4.bench import classify, moves_left, read_set
+from boardai.games.connect4.board import Connect4Board
+from boardai.games.connect4.book import Book, build_book, positions_at, shipped_book
+from boardai.games.connect4.solver import FULL_COLUMN, Solver
+
+SOLVERS: dict[tuple[int, int], Solver] = {}
+
+
+def solver_for(w: int, h: int) -> Solver:
+    if (w, h) not in SOLVERS:
+        SOLVERS[(w, h)] = Solver(w, h, tt_bits=18)
+    return SOLVERS[(w, h)]
+
+
+# --- an independent exhaustive search: a grid, line scans, the winner's stones counted --------
+def _four(grid, w, h, c, r) -> bool:
+    me = grid[c][r]
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        run = 1
+        for sgn in (1, -1):
+            x, y = c + sgn * dc, r + sgn * dr
+            while 0 <= x < w and 0 <= y < h and grid[x][y] == me:
+                run += 1
+                x, y = x + sgn * dc, y + sgn * dr
+        if run >= 4:
+            return True
+    return False
+
+
+def exhaustive(board: Connect4Board) -> int:
+    """Pons' score by plain negamax over every continuation (no pruning)."""
+    w, h = board.width, board.height
+    grid = [[board.cell(c, r) for r in range(h)] for c in range(w)]
+    tops = [board.column_height(c) for c in range(w)]
+    ceil = (w * h + 1) // 2
+
+    def rec(colour: int, stones: int) -> int:
+        if stones == w * h:
+            return 0
+        best = -10 ** 6
+        for c in range(w):
+            r = tops[c]
+            if r == h:
+                continue
+            grid[c][r] = colour
+            tops[c] += 1
+            if _four(grid, w, h, c, r):
+                mine = sum(col.count(colour) for col in grid)
+                value = ceil + 1 - mine          # the convention itself: CEIL + 1 - winner's stones
+            else:
+                value = -rec(3 - colour, stones + 1)
+            tops[c] -= 1
+            grid[c][r] = 0
+            best = max(best, value)
+        return best
+
+    return rec(1 + (board.ply & 1), board.ply)
+
+
+def random_position(rng: random.Random, w: int, h: int, empties: int) -> Connect4Board | None:
+    board = Connect4Board(w, h)
+    while w * h - board.ply > empties:
+        board.push(rng.choice(list(board.legal_moves)))
+        if board.is_game_over():
+            return None
+    return board
+
+
+def positions(seed: int, w: int, h: int, empties: int, count: int) -> list[Connect4Board]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        b = random_position(rng, w, h, empties)
+        if b is not None:
+            out.append(b)
+    return out
+
+
+# --- the score convention ---------------------------------------------------------------------
+def test_win_with_fourth_stone_scores_22_minus_4():
+    board = Connect4Board.from_position("445566")     # X to move completes 4-5-6-7
+    score = Solver(tt_bits=16).solve(board)
+    assert score == 22 - 4
+
+
+@pytest.mark.parametrize("w,h", [(4, 4), (5, 4), (4, 5)])
+def test_win_with_the_last_stone_scores_1(w, h):
+    """A position with one empty cell whose stone makes four: the win with the last stone is 1."""
+    rng = random.Random(w * 100 + h)
+    found = 0
+    for _ in range(20_000):
+        board = Connect4Board(w, h)
+        while not board.is_game_over():
+            board.push(rng.choice(list(board.legal_moves)))
+        if board.ply == w * h and board.outcome().winner is not None:
+            board.pop()
+            assert solver_for(w, h).solve(board) == 1 == exhaustive(board)
+            found += 1
+            if found == 3:
+                break
+    assert found, "no game won with the last stone found"
+
+
+def test_score_of_a_loss_is_negative_and_counts_the_opponents_stones():
+    # O to move, X threatens two cells at once on the bottom row: X wins with its 4th stone.
+    board = Connect4Board.from_position("3344")          # X: c3 c4, O: above them; X to move
+    board.push(4)                                        # X c5: _XXX_ open on both sides
+    score = Solver(tt_bits=16).solve(board)
+    assert score == -(22 - 4)
+
+
+# --- agreement with exhaustive search ---------------------------------------------------------
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10 ** 9), size=st.sampled_from([(7, 6), (5, 4), (4, 4), (6, 5)]))
+def test_near_end_positions_match_exhaustive_search(seed, size):
+    w, h = size
+    board = positions(seed, w, h, empties=7, count=1)[0]
+    expected = exhaustive(board)
+    solver = solver_for(w, h)
+    assert solver.solve(board) == expected
+    assert solver.solve(board, weak=True) == (expected > 0) - (expected < 0)
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10 ** 9))
+def test_small_board_from_few_stones_matches_exhaustive_search(seed):
+    board = positions(seed, 4, 4, empties=10, count=1)[0]
+    assert solver_for(4, 4).solve(board) == exhaustive(board)
+
+
+def test_analyze_matches_exhaustive_search_per_column():
+    for board in positions(11, 7, 6, empties=6, count=5):
+        scores = solver_for(7, 6).analyze(board)
+        for c in range(7):
+            if not board.is_legal(c):
+                assert scores[c] == FULL_COLUMN
+                continue
+            child = board.copy()
+            child.push(c)
+            if child.is_game_over():
+                w = child.outcome().winner
+                assert scores[c] == (0 if w is None else 22 - (board.ply // 2 + 1))
+            else:
+                assert scores[c] == -exhaustive(child)
+
+
+def test_stopped_search_returns_none_and_leaves_the_table_correct():
+    solver = Solver(tt_bits=16)
+    assert solver.solve(Connect4Board.from_position("44"), max_nodes=2000) is None
+    assert solver.solve(Connect4Board.from_position("4"), seconds=0.05) is None
+    for board in positions(5, 7, 6, empties=7, count=3):
+        assert solver.solve(board) == exhaustive(board)
+
+
+def test_moves_left_and_classes():
+    board = Connect4Board.from_position("445566")
+    assert moves_left(18, board.ply) == 1                 # X wins with the next stone
+    assert moves_left(-18, 5) == 2                        # O to move; X wins with its 4th stone
+    assert moves_left(0, 30) == 12
+    assert classify(30, 12) == "end-easy" and classify(10, 30) == "begin-hard"
+
+
+def test_benchmark_sets_have_correct_scores_and_classes():
+    rng = random.Random(3)
+    lines = rng.sample(read_set("end-easy"), 5) + rng.sample(read_set("middle-easy"), 5)
+    for moves, score in lines:
+        board = Connect4Board.from_position(moves)
+        assert solver_for(7, 6).solve(board) == score
+        assert classify(board.ply, moves_left(score, board.ply)) in ("end-easy", "middle-easy")
+    for moves, score in rng.sample(read_set("end-easy"), 3):
+        board = Connect4Board.from_position(moves)
+        if 42 - board.ply <= 9:
+            assert exhaustive(board) == score
+
+
+# --- the command ------------------------------------------------------------------------------
+def test_solve_command_scores_analyze_and_bad_lines():
+    good = [m for m, _ in read_set("middle-easy")[:4]]
+    text = "\n".join([good[0], "12a", good[1] + " 7 extra", "8", "1111111", "4455667", "", good[2]]) + "\n"
+    res = CliRunner().invoke(main, ["solve", "connect4", "--no-book"], input=text)
+    assert res.exit_code == 1
+    out = [line.split() for line in res.stdout.splitlines()]
+    assert [o[0] for o in out] == [good[0], good[1], good[2]]
+    for o in out:
+        assert int(o[1]) == solver_for(7, 6).solve(Connect4Board.from_position(o[0]))
+    err = res.stderr
+    for number, word in ((2, "not a position"), (4, "off the board"), (5, "full"), (6, "already won")):
+        assert f"line {number}:" in err and word in err
+    an = CliRunner().invoke(main, ["solve", "connect4", "--analyze", "--no-book"],
+                            input="\n".join(good) + "\n")
+    assert an.exit_code == 0
+    for line in an.stdout.splitlines():
+        moves, *scores = line.split()
+        scores = [int(s) for s in scores]
+        assert len(scores) == 7
+        best = max(s for s in scores if s != FULL_COLUMN)
+        assert best == solver_for(7, 6).solve(Connect4Board.from_position(moves))
+
+
+def test_solve_command_weak_json():
+    text = "445566\n" + read_set("end-easy")[0][0] + "\n"
+    res = CliRunner().invoke(main, ["solve", "connect4", "--weak", "--json"], input=text)
+    assert res.exit_code == 0
+    payload = json.loads(res.stdout.splitlines()[-1])
+    assert [r["score"] for r in payload["results"]][0] == 1
+    assert all(r["score"] in (-1, 0, 1) for r in payload["results"])
+
+
+# --- the book ---------------------------------------------------------------------------------
+def test_small_book_agrees_with_search(tmp_path):
+    book = build_book(3, tmp_path / "book.npz", width=5, height=4, tt_bits=16)
+    again = Book.load(tmp_path / "book.npz")
+    solver = Solver(5, 4, tt_bits=16)
+    rng = random.Random(1)
+    for depth in range(4):
+        sample = positions_at(depth, 5, 4)
+        for board in rng.sample(sample, min(6, len(sample))):
+            assert again.get(board) == book.get(board) == solver.solve(board)
+    assert not (tmp_path / "book.npz.partial").exists()
+
+
+def test_shipped_book_is_consistent_with_its_children():
+    book = shipped_book()
+    if book is None:
+        pytest.skip("no book shipped in this build")
+    for depth in range(book.depth):
+        for board in positions_at(depth)[:5]:
+            children = []
+            for c in board.legal_moves:
+                child = board.copy()
+                child.push(c)
+                won = child.is_game_over()
+                children.append(22 - (depth // 2 + 1) if won else -book.get(child))
+            assert book.get(board) == max(children)
+
+
+# --- the engine -------------------------------------------------------------------------------
+def test_solver_engine_plays_a_best_scoring_move():
+    engine = make_engine("solver:book=0,tt_bits=18")
+    for board in positions(21, 7, 6, empties=14, count=4):
+        result = engine.analyse(board)
+        scores = solver_for(7, 6).analyze(board)
+        assert result.info["exact"] is True
+        assert scores[result.move] == max(scores)
+        assert result.info["scores"] == {str(c + 1): s for c, s in enumerate(scores) if s != FULL_COLUMN}
+
+
+def test_solver_engine_takes_the_fastest_win():
+    board = Connect4Board.from_position("445566")            # 3 and 7 both win at once
+    move = make_engine("solver:tt_bits=16").play(board).move
+    board.push(move)
+    assert board.outcome().winner is not None
+
+
+def test_solver_engine_on_hex_answers_a_legal_move():
+    from boardai.games import make_board
+
+    board = make_board("hex", 3)
+    result = make_engine("solver:time=0.3,seed=1").play(board)
+    assert board.is_legal(result.move)
+    assert "exact" in result.info
+
+
+
+def test_solver_engine_falls_back_to_mcts_when_the_search_runs_out_of_time():
+    board = Connect4Board.from_position("44")
+    result = make_engine("solver:book=0,tt_bits=16,time=0.3,seed=2").play(board)
+    assert board.is_legal(result.move)
+    assert result.info["exact"] is False and "mcts" in result.info["fallback"]
