@@ -99,18 +99,18 @@ def _key(h, hr):
 def evaluate(black, white, mover, nbr, edges, n, scr):
     """(result, mustplay) for the side to move: WIN, LOSS or UNKNOWN with the cells it must
     choose from."""
-    fc, nf, sc, ns, pmask, pcell, pnb, near = scr
+    fc, nf, sc, ns, pmask, pcell, pnb, near, dirty = scr
     own = black if mover == 0 else white
     opp = white if mover == 0 else black
     o = 1 - mover
     if connected(opp, edges[2 * o], edges[2 * o + 1], nbr, n):
         return LOSS, ZERO
     full, semi, inter = hsearch(own, opp, mover, nbr, edges, n, fc, nf, sc, ns, pmask, pcell,
-                                pnb, near)
+                                pnb, near, dirty)
     if full or semi:
         return WIN, ZERO
     full, semi, inter = hsearch(opp, own, o, nbr, edges, n, fc, nf, sc, ns, pmask, pcell,
-                                pnb, near)
+                                pnb, near, dirty)
     if full or inter == ZERO:
         return LOSS, ZERO
     return UNKNOWN, inter

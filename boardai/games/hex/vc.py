@@ -140,7 +140,7 @@ def _or_rule(sc, ns, fc, nf, x, y):
 
 
 @njit(cache=True, nogil=True)
-def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, near):
+def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, near, dirty):
     """H-search for ``colour`` (0 joins edges[0]-edges[1], 1 joins edges[2]-edges[3]).
 
     Returns (full, semi, inter): whether the colour has a full / a semi VC between its two
@@ -189,6 +189,7 @@ def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, 
         for y in range(x, npts):
             nf[x, y] = 0
             ns[x, y] = 0
+            dirty[x, y] = 1
     # --- base: adjacent points are joined by an empty carrier
     for x in range(npts):
         if x < first_cell:
@@ -203,8 +204,9 @@ def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, 
                 if (nb >> np.uint64(c)) & ONE:
                     _add(fc, nf, x, cellpoint[c], ZERO, KF)
     # --- closure
-    for _ in range(MAX_PASSES):
+    for it in range(MAX_PASSES):
         changed = False
+        # pairs whose full VCs changed in the last pass carry generation it+1 (first pass: all)
         for z in range(2, npts):            # never AND through an edge
             zc = pcell[z]
             # points with a full VC to z
@@ -222,6 +224,8 @@ def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, 
                 for j in range(i + 1, k):
                     y = near[j]
                     ya, yb = (y, z) if y < z else (z, y)
+                    if dirty[xa, xb] <= it and dirty[ya, yb] <= it:
+                        continue        # both halves already combined in an earlier pass
                     ybit = bit(pcell[y]) if pcell[y] >= 0 else ZERO
                     for u in range(nf[xa, xb]):
                         c1 = fc[xa, xb, u]
@@ -235,10 +239,13 @@ def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, 
                                 if _add(sc, ns, x, y, c1 | c2 | bit(zc), KS):
                                     changed = True
                                     lo, hi = (x, y) if x < y else (y, x)
-                                    _or_rule(sc, ns, fc, nf, lo, hi)
+                                    if _or_rule(sc, ns, fc, nf, lo, hi):
+                                        dirty[lo, hi] = it + 2
                             else:
                                 if _add(fc, nf, x, y, c1 | c2, KF):
                                     changed = True
+                                    lo, hi = (x, y) if x < y else (y, x)
+                                    dirty[lo, hi] = it + 2
         if nf[0, 1] > 0 or not changed:
             break
     inter = empty
@@ -257,4 +264,5 @@ def new_scratch():
     pcell = np.zeros(MAX_POINTS, dtype=np.int64)
     pnb = np.zeros(MAX_POINTS, dtype=np.uint64)
     near = np.zeros(MAX_POINTS + 64, dtype=np.int64)
-    return fc, nf, sc, ns, pmask, pcell, pnb, near
+    dirty = np.zeros((MAX_POINTS, MAX_POINTS), dtype=np.int64)
+    return fc, nf, sc, ns, pmask, pcell, pnb, near, dirty
