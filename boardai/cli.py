@@ -34,6 +34,7 @@ def main() -> None:
       boardai analyse --game hex --size 9 --moves "e5 d6" --engine random --json
       boardai bench playouts --game hex --size 11 --seconds 2
       boardai engines                                # every engine and its options
+      boardai solve hex --size 4 --all-openings      # exact winner of every opening
     """
 
 
@@ -236,6 +237,36 @@ def bench_playouts_cmd(game, size, seconds, threads, seed, as_json) -> None:
         raise click.UsageError("--seconds must be > 0")
     result = bench_playouts(game.lower(), w, h, seconds, threads, seed)
     click.echo(json.dumps(result) if as_json else format_playouts(result))
+
+
+# --- solve --------------------------------------------------------------------------------
+@main.group(context_settings=CONTEXT)
+def solve() -> None:
+    """Exact solvers: the winner of a position with perfect play."""
+
+
+@solve.command("hex", context_settings=CONTEXT)
+@click.option("--size", type=int, required=True, help="Board side N (1..8).")
+@click.option("--moves", default="", help='Moves from the empty board: "c3 d4" (no swap).')
+@click.option("--all-openings", is_flag=True, help="Solve every one-stone opening by Black.")
+@click.option("--time", "seconds", type=float, help="Seconds per position (default: no limit).")
+@click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
+def solve_hex_cmd(size, moves, all_openings, seconds, as_json) -> None:
+    """Solve a Hex position (DFPN with virtual connections): winner and winning moves.
+
+    \b
+    Examples:
+      boardai solve hex --size 5 --moves "c3"
+      boardai solve hex --size 6 --all-openings --json   # {"openings": {"a1": "white", ...}}
+      boardai solve hex --size 7 --moves "d4" --time 60
+    """
+    from boardai.games.hex.solver import run_solve_command
+
+    try:
+        run_solve_command(size, moves, all_openings, seconds, as_json, click.echo,
+                          lambda line: click.echo(line, err=True))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ Public face: ``solve(board, time_limit)`` -> ``HexSolveResult``; ``engine_move(b
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 
@@ -388,3 +389,48 @@ def solve_openings(size: int, time_limit: float | None = None, progress=None) ->
         if progress is not None:
             progress(board.move_name(c), winner, int(s.stats[0]) - n0, time.perf_counter() - t0)
     return out
+
+
+def run_solve_command(size: int, moves: str, all_openings: bool, time_limit: float | None,
+                      as_json: bool, echo, err) -> None:
+    """``boardai solve hex``: logic behind the thin click function (``echo``/``err`` print a
+    line to stdout/stderr).  Raises ValueError for bad input."""
+    from boardai.games.hex.board import HexBoard
+    if not isinstance(size, int) or not 1 <= size <= 8:
+        raise ValueError(f"--size must be 1..8 for the solver (at most 64 cells), not {size!r}")
+    if time_limit is not None and time_limit <= 0:
+        raise ValueError("--time must be > 0 seconds")
+    if all_openings:
+        if moves.strip():
+            raise ValueError("--all-openings solves the empty board's openings: give no --moves")
+        t0 = time.perf_counter()
+
+        def progress(name, winner, nodes, seconds):
+            err(f"{name}: {winner or 'unsolved'}  ({nodes} nodes, {seconds:.2f} s)")
+
+        openings = solve_openings(size, time_limit, progress)
+        total = time.perf_counter() - t0
+        if as_json:
+            echo(json.dumps({"size": size, "openings": openings, "seconds": round(total, 3)}))
+        else:
+            board = HexBoard(size)
+            for r in range(size):
+                names = [board.move_name(r * size + c) for c in range(size)]
+                echo(" " * r + " ".join({"black": "B", "white": "W"}.get(openings[x] or "", "?")
+                                        for x in names))
+            wins = [x for x, v in openings.items() if v == "black"]
+            echo(f"Black's winning openings ({len(wins)}): {' '.join(wins)}  [{total:.2f} s]")
+        return
+    board = HexBoard.from_moves(moves, size)
+    result = solve(board, time_limit)
+    if as_json:
+        echo(json.dumps({"size": size, "moves": board.moves_text(), **result.to_json()}))
+    else:
+        echo(board.render())
+        if result.winner is None:
+            echo(f"not solved within {time_limit} s ({result.nodes} nodes)")
+        else:
+            line = f"{result.winner} wins ({result.to_move} to move)"
+            if result.winning_moves:
+                line += "; winning moves: " + " ".join(result.winning_moves)
+            echo(f"{line}  [{result.nodes} nodes, {result.seconds:.2f} s]")
