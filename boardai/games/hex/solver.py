@@ -31,7 +31,7 @@ from boardai.games.hex.vc import ONE, ZERO, bit, connected, hsearch
 INF = np.int64(1 << 40)
 EPS = 0.25                     # the 1+ε trick: child disproof threshold ceil(delta2 * (1+ε))
 TT_BITS = 21                   # 2M entries, ~50 MB
-SLICE_NODES = 20_000           # nodes per jitted slice (the clock is read between slices)
+SLICE_NODES = 2_000            # nodes per jitted slice (the clock is read between slices)
 WIN, LOSS, UNKNOWN = 1, -1, 0
 
 
