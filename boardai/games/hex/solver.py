@@ -95,6 +95,17 @@ def _key(h, hr):
     return h if h < hr else hr
 
 
+@njit(cache=True, nogil=True)
+def _rotate(mask, n):
+    """The 180° rotation of a bitboard (cell c -> n-1-c).  A table entry shared by a position
+    and its rotation keeps its mustplay in the orientation of the smaller hash."""
+    out = ZERO
+    for c in range(n):
+        if (mask >> np.uint64(c)) & ONE:
+            out |= bit(n - 1 - c)
+    return out
+
+
 # --- node evaluation ---------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def evaluate(black, white, mover, nbr, edges, n, scr):
@@ -125,8 +136,9 @@ def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, 
     ``stats[1]`` is the node budget of this slice."""
     key = _key(h, hr)
     t = _tt_find(keys, key)
+    flip = hr < h
     if t >= 0 and vals[t, 2] > 0:
-        mask = mp[t]
+        mask = _rotate(mp[t], n) if flip else mp[t]
         if vals[t, 0] == 0 or vals[t, 1] == 0:
             return
     else:
@@ -175,7 +187,8 @@ def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, 
         if delta > INF:
             delta = INF
         if phi >= thphi or delta >= thdelta or stats[0] >= stats[1]:
-            _tt_store(keys, vals, mp, key, phi, delta, stats[0] - work0 + 1, mask)
+            _tt_store(keys, vals, mp, key, phi, delta, stats[0] - work0 + 1,
+                      _rotate(mask, n) if flip else mask)
             return
         c = cmoves[depth, best]
         cthphi = thdelta - delta + best_phi
