@@ -39,6 +39,7 @@ def main() -> None:
       boardai tournament random mcts:sims=50 mcts:sims=200 --size 5 --games-per-pair 10
       boardai results ~/.local/share/boardai/arena.sqlite
       echo 4453 | boardai solve connect4 --analyze   # exact scores of every column
+      boardai solve hex --size 4 --all-openings      # exact winner of every opening
     """
 
 
@@ -589,6 +590,31 @@ def bench_solver_cmd(classes, limit, tt_bits, as_json) -> None:
     click.echo(format_bench(rows) + f"\nload average (1 min) at the end: {load:.2f}")
     if as_json:
         click.echo(json.dumps({"rows": rows, "load1": load}))
+
+
+# --- solve hex ----------------------------------------------------------------------------
+@solve.command("hex", context_settings=CONTEXT)
+@click.option("--size", type=int, required=True, help="Board side N (1..8).")
+@click.option("--moves", default="", help='Moves from the empty board: "c3 d4" (no swap).')
+@click.option("--all-openings", is_flag=True, help="Solve every one-stone opening by Black.")
+@click.option("--time", "seconds", type=float, help="Seconds per position (default: no limit).")
+@click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
+def solve_hex_cmd(size, moves, all_openings, seconds, as_json) -> None:
+    """Solve a Hex position (DFPN with virtual connections): winner and winning moves.
+
+    \b
+    Examples:
+      boardai solve hex --size 5 --moves "c3"
+      boardai solve hex --size 6 --all-openings --json   # {"openings": {"a1": "white", ...}}
+      boardai solve hex --size 7 --moves "d4" --time 60
+    """
+    from boardai.games.hex.solver import run_solve_command
+
+    try:
+        run_solve_command(size, moves, all_openings, seconds, as_json, click.echo,
+                          lambda line: click.echo(line, err=True))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 if __name__ == "__main__":

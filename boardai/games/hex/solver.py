@@ -1,0 +1,449 @@
+"""Exact Hex solver: depth-first proof-number search (DFPN) with Hex knowledge, for boards of at
+most 64 cells (8×8).
+
+A position is two ``uint64`` bitboards (``vc.py``).  At each new node the solver asks H-search
+(``vc.hsearch``) about both colours: the side to move wins if it has a VC between its edges
+(full or semi: this covers every immediate win), loses if the opponent has a full one, and
+otherwise may only play inside the *mustplay*, the intersection of the opponent's edge-to-edge
+semi carriers (a move outside one lets the opponent play its key and connect).  The must-block
+of an immediate threat is the simplest case.  The DFPN (Nagai; negamax form, the 1+ε trick of
+Pawlewicz & Lew for child thresholds) keeps proof/disproof numbers and the mustplay of each node
+in a transposition table keyed by Zobrist hash; a position and its 180° rotation share an entry.
+The search runs in jitted slices of a node budget, the clock read between them.
+
+Public face: ``solve(board, time_limit)`` -> ``HexSolveResult``; ``engine_move(board, seconds)``
+(the ``solver`` engine's Hex half); ``solve_openings(size)`` (``boardai solve hex
+--all-openings``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from boardai.games.hex import vc
+from boardai.games.hex.vc import ONE, ZERO, bit, connected, hsearch
+
+INF = np.int64(1 << 40)
+EPS = 0.25                     # the 1+ε trick: child disproof threshold ceil(delta2 * (1+ε))
+TT_BITS = 21                   # 2M entries, ~50 MB
+SLICE_NODES = 2_000            # nodes per jitted slice (the clock is read between slices)
+WIN, LOSS, UNKNOWN = 1, -1, 0
+
+
+@dataclass
+class HexSolveResult:
+    """What ``solve`` found: ``winner`` is ``"black"``/``"white"`` or None if not solved in time;
+    ``winning_moves`` are the side to move's winning cells (names), empty when it loses."""
+
+    winner: str | None
+    to_move: str
+    winning_moves: list[str] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        return {"winner": self.winner, "to_move": self.to_move,
+                "winning_moves": self.winning_moves, "nodes": self.nodes,
+                "seconds": round(self.seconds, 4)}
+
+
+# --- transposition table -----------------------------------------------------------------
+#   keys[i]   uint64 key (min of the hash and the hash of the 180° rotation), 0 = empty slot
+#   vals[i,0] phi (proof number of the side to move), vals[i,1] delta, vals[i,2] work
+#   mp[i]     mustplay bitboard of the node (valid when vals[i,2] > 0)
+
+
+def _new_tt(bits: int):
+    size = 1 << bits
+    return (np.zeros(size, dtype=np.uint64), np.zeros((size, 3), dtype=np.int64),
+            np.zeros(size, dtype=np.uint64))
+
+
+@njit(cache=True, nogil=True)
+def _tt_find(keys, key):
+    i = np.int64(key & np.uint64(keys.shape[0] - 1)) & ~np.int64(1)
+    if keys[i] == key:
+        return i
+    if keys[i + 1] == key:
+        return i + 1
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _tt_store(keys, vals, mp, key, phi, delta, work, mask):
+    i = np.int64(key & np.uint64(keys.shape[0] - 1)) & ~np.int64(1)
+    j = i
+    if keys[i] != key:
+        if keys[i + 1] == key:
+            j = i + 1
+        elif vals[i + 1, 2] < vals[i, 2] or keys[i + 1] == ZERO:
+            j = i + 1
+    keys[j] = key
+    vals[j, 0] = phi
+    vals[j, 1] = delta
+    vals[j, 2] = work
+    mp[j] = mask
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _key(h, hr):
+    return h if h < hr else hr
+
+
+@njit(cache=True, nogil=True)
+def _rotate(mask, n):
+    """The 180° rotation of a bitboard (cell c -> n-1-c).  A table entry shared by a position
+    and its rotation keeps its mustplay in the orientation of the smaller hash."""
+    out = ZERO
+    for c in range(n):
+        if (mask >> np.uint64(c)) & ONE:
+            out |= bit(n - 1 - c)
+    return out
+
+
+# --- node evaluation ---------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def evaluate(black, white, mover, nbr, edges, n, scr):
+    """(result, mustplay) for the side to move: WIN, LOSS or UNKNOWN with the cells it must
+    choose from."""
+    fc, nf, sc, ns, pmask, pcell, pnb, near, dirty = scr
+    own = black if mover == 0 else white
+    opp = white if mover == 0 else black
+    o = 1 - mover
+    if connected(opp, edges[2 * o], edges[2 * o + 1], nbr, n):
+        return LOSS, ZERO
+    full, semi, inter = hsearch(own, opp, mover, nbr, edges, n, fc, nf, sc, ns, pmask, pcell,
+                                pnb, near, dirty)
+    if full or semi:
+        return WIN, ZERO
+    full, semi, inter = hsearch(opp, own, o, nbr, edges, n, fc, nf, sc, ns, pmask, pcell,
+                                pnb, near, dirty)
+    if full or inter == ZERO:
+        return LOSS, ZERO
+    return UNKNOWN, inter
+
+
+# --- DFPN --------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, n, order,
+         keys, vals, mp, scr, cmoves, stats):
+    """Multiple iterative deepening at one node (negamax DFPN).  ``stats[0]`` counts nodes,
+    ``stats[1]`` is the node budget of this slice."""
+    key = _key(h, hr)
+    t = _tt_find(keys, key)
+    flip = hr < h
+    if t >= 0 and vals[t, 2] > 0:
+        mask = _rotate(mp[t], n) if flip else mp[t]
+        if vals[t, 0] == 0 or vals[t, 1] == 0:
+            return
+    else:
+        stats[0] += 1
+        res, mask = evaluate(black, white, mover, nbr, edges, n, scr)
+        if res == WIN:
+            _tt_store(keys, vals, mp, key, 0, INF, 1, ZERO)
+            return
+        if res == LOSS:
+            _tt_store(keys, vals, mp, key, INF, 0, 1, ZERO)
+            return
+    # children in the mustplay, in move order
+    k = 0
+    for i in range(n):
+        c = order[i]
+        if (mask >> np.uint64(c)) & ONE:
+            cmoves[depth, k] = c
+            k += 1
+    work0 = stats[0]
+    o = 1 - mover
+    while True:
+        phi = INF
+        delta = np.int64(0)
+        best = -1
+        best_phi = np.int64(0)
+        delta2 = INF
+        for i in range(k):
+            c = cmoves[depth, i]
+            ch = h ^ zob[mover, c] ^ zob[2, 0]
+            chr_ = hr ^ zob[mover, n - 1 - c] ^ zob[2, 0]
+            ct = _tt_find(keys, _key(ch, chr_))
+            if ct >= 0:
+                cphi = vals[ct, 0]
+                cdelta = vals[ct, 1]
+            else:
+                cphi = np.int64(1)
+                cdelta = np.int64(1)
+            delta += cphi
+            if cdelta < phi:
+                delta2 = phi
+                phi = cdelta
+                best = i
+                best_phi = cphi
+            elif cdelta < delta2:
+                delta2 = cdelta
+        if delta > INF:
+            delta = INF
+        if phi >= thphi or delta >= thdelta or stats[0] >= stats[1]:
+            _tt_store(keys, vals, mp, key, phi, delta, stats[0] - work0 + 1,
+                      _rotate(mask, n) if flip else mask)
+            return
+        c = cmoves[depth, best]
+        cthphi = thdelta - delta + best_phi
+        if cthphi > INF:
+            cthphi = INF
+        d2 = np.int64(np.ceil(delta2 * (1.0 + EPS))) if delta2 < INF else INF
+        if d2 <= delta2:
+            d2 = delta2 + 1
+        cthdelta = thphi if thphi < d2 else d2
+        b = bit(c)
+        nb = black | b if mover == 0 else black
+        nw = white | b if mover == 1 else white
+        _mid(nb, nw, o, h ^ zob[mover, c] ^ zob[2, 0], hr ^ zob[mover, n - 1 - c] ^ zob[2, 0],
+             cthphi, cthdelta, depth + 1, g, zob, nbr, edges, n, order, keys, vals, mp, scr,
+             cmoves, stats)
+
+
+@njit(cache=True, nogil=True)
+def _tt_value(keys, vals, h, hr):
+    t = _tt_find(keys, _key(h, hr))
+    if t < 0:
+        return np.int64(1), np.int64(1), np.int64(0)
+    return vals[t, 0], vals[t, 1], vals[t, 2]
+
+
+class _Solver:
+    """One board geometry, its Zobrist keys, transposition table and scratch."""
+
+    def __init__(self, w: int, h: int, tt_bits: int = TT_BITS):
+        self.w, self.h, self.n = w, h, w * h
+        self.nbr, self.edges = vc.geometry(w, h)
+        rng = np.random.default_rng(20261123)
+        self.zob = rng.integers(1, 2**63, size=(3, 64), dtype=np.int64).astype(np.uint64)
+        self.keys, self.vals, self.mp = _new_tt(tt_bits)
+        self.scr = vc.new_scratch()
+        self.cmoves = np.zeros((self.n + 2, 64), dtype=np.int64)
+        self.stats = np.zeros(2, dtype=np.int64)
+        # move order: nearest the centre first
+        cells = [(max(abs(2 * r - h + 1), abs(2 * c - w + 1), abs(2 * r - h + 1 + 2 * c - w + 1)),
+                  r * w + c) for r in range(h) for c in range(w)]
+        self.order = np.array([c for _, c in sorted(cells)], dtype=np.int64)
+
+    def position(self, cells, mover: int):
+        black = white = 0
+        h = hr = 0
+        zob = [[int(x) for x in row] for row in self.zob]
+        for c, v in enumerate(cells):
+            if v:
+                col = int(v) - 1
+                if col == 0:
+                    black |= 1 << c
+                else:
+                    white |= 1 << c
+                h ^= zob[col][c]
+                hr ^= zob[col][self.n - 1 - c]
+        if mover == 1:
+            h ^= zob[2][0]
+            hr ^= zob[2][0]
+        return np.uint64(black), np.uint64(white), np.uint64(h), np.uint64(hr)
+
+    def child(self, pos, mover: int, c: int):
+        black, white, h, hr = pos
+        b = np.uint64(1 << c)
+        if mover == 0:
+            black = black | b
+        else:
+            white = white | b
+        h = h ^ self.zob[mover, c] ^ self.zob[2, 0]
+        hr = hr ^ self.zob[mover, self.n - 1 - c] ^ self.zob[2, 0]
+        return black, white, h, hr
+
+    def run(self, pos, mover: int, deadline: float | None) -> int:
+        """Solve ``pos`` (WIN/LOSS for the side to move), UNKNOWN if the deadline passes."""
+        black, white, h, hr = pos
+        while True:
+            phi, delta, _ = _tt_value(self.keys, self.vals, h, hr)
+            if phi == 0:
+                return WIN
+            if delta == 0:
+                return LOSS
+            if deadline is not None and time.perf_counter() >= deadline:
+                return UNKNOWN
+            self.stats[1] = self.stats[0] + SLICE_NODES
+            _mid(black, white, mover, h, hr, INF, INF, 0, 0, self.zob, self.nbr, self.edges,
+                 self.n, self.order, self.keys, self.vals, self.mp, self.scr, self.cmoves,
+                 self.stats)
+
+    def work(self, pos) -> int:
+        return int(_tt_value(self.keys, self.vals, pos[2], pos[3])[2])
+
+
+_SOLVERS: dict[tuple[int, int], _Solver] = {}
+
+
+def _solver_for(w: int, h: int) -> _Solver:
+    if w * h > 64:
+        raise ValueError(f"the Hex solver handles boards of at most 64 cells (8x8), not {w}x{h}")
+    if (w, h) not in _SOLVERS:
+        _SOLVERS.clear()             # one table at a time (memory)
+        _SOLVERS[(w, h)] = _Solver(w, h)
+    return _SOLVERS[(w, h)]
+
+
+def _check_board(board):
+    from boardai.games.hex.board import HexBoard
+    if not isinstance(board, HexBoard):
+        raise ValueError(f"the Hex solver needs a HexBoard, not {type(board).__name__}")
+    if board.is_game_over():
+        raise ValueError(f"the game is already over: {board.outcome()}")
+
+
+def _colour(i: int) -> str:
+    return "black" if i == 0 else "white"
+
+
+def _solve_children(s: _Solver, pos, mover: int, empty: list[int], deadline):
+    """Result of every move (the side to move's view); None where the deadline passed."""
+    out = {}
+    for c in empty:
+        r = s.run(s.child(pos, mover, c), 1 - mover, deadline)
+        out[c] = None if r == UNKNOWN else (r == LOSS)
+    return out
+
+
+def solve(board, time_limit: float | None = None) -> HexSolveResult:
+    """The winner of ``board`` with perfect play (no swap from here on), and every winning move
+    of the side to move.  ``time_limit`` in seconds (None: no limit)."""
+    _check_board(board)
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + float(time_limit)
+    s = _solver_for(board.width, board.height)
+    mover = int(board.turn)
+    pos = s.position(board.cells, mover)
+    n0 = int(s.stats[0])
+    r = s.run(pos, mover, deadline)
+    result = HexSolveResult(None, _colour(mover))
+    if r != UNKNOWN:
+        result.winner = _colour(mover if r == WIN else 1 - mover)
+        if r == WIN:
+            empty = [c for c in range(s.n) if board.cells[c] == 0]
+            wins = _solve_children(s, pos, mover, empty, deadline)
+            if any(v is None for v in wins.values()):
+                result.winner = None
+            else:
+                result.winning_moves = [board.move_name(c) for c, v in wins.items() if v]
+    result.nodes = int(s.stats[0]) - n0
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def engine_move(board, seconds: float | None) -> tuple[int, dict] | None:
+    """A perfect-play move for the ``solver`` engine, or None if not solved within ``seconds``.
+
+    Returns (move, info): a winning move when the side to move wins, else the losing move whose
+    proof took the most work (the most stubborn resistance).  With the swap rule available on a
+    board whose one-stone openings are solved in time, swaps exactly when Black's opening wins.
+    """
+    _check_board(board)
+    t0 = time.perf_counter()
+    deadline = None if seconds is None else t0 + float(seconds)
+    s = _solver_for(board.width, board.height)
+    mover = int(board.turn)
+    n0 = int(s.stats[0])
+    if board.is_legal(board.swap_move):
+        # the opening stone wins for Black iff White to move loses; swapping takes it over
+        pos = s.position(board.cells, mover)
+        r = s.run(pos, mover, deadline)
+        if r == UNKNOWN:
+            return None
+        if r == LOSS:
+            return board.swap_move, {"swap": True, "winner": _colour(1 - mover),
+                                     "nodes": int(s.stats[0]) - n0,
+                                     "seconds": time.perf_counter() - t0}
+    pos = s.position(board.cells, mover)
+    r = s.run(pos, mover, deadline)
+    if r == UNKNOWN:
+        return None
+    empty = [c for c in range(s.n) if board.cells[c] == 0]
+    best, best_work = None, -1
+    for c in [int(x) for x in s.order if int(x) in set(empty)]:
+        child = s.child(pos, mover, c)
+        cr = s.run(child, 1 - mover, deadline)
+        if cr == UNKNOWN:
+            return None
+        if r == WIN and cr == LOSS:
+            best = c
+            break
+        if r == LOSS and s.work(child) > best_work:
+            best, best_work = c, s.work(child)
+    info = {"winner": _colour(mover if r == WIN else 1 - mover), "swap": False,
+            "nodes": int(s.stats[0]) - n0, "seconds": time.perf_counter() - t0}
+    return best, info
+
+
+def solve_openings(size: int, time_limit: float | None = None, progress=None) -> dict[str, str | None]:
+    """Winner of every one-stone opening by Black on the empty size×size board (White to move);
+    None for an opening not solved within ``time_limit`` seconds each.  ``progress(name,
+    winner, nodes, seconds)`` is called after each."""
+    from boardai.games.hex.board import HexBoard
+    out: dict[str, str | None] = {}
+    for c in range(size * size):
+        board = HexBoard(size)
+        board.push(c)
+        t0 = time.perf_counter()
+        s = _solver_for(size, size)
+        n0 = int(s.stats[0])
+        deadline = None if time_limit is None else t0 + time_limit
+        r = s.run(s.position(board.cells, 1), 1, deadline)
+        winner = None if r == UNKNOWN else ("white" if r == WIN else "black")
+        out[board.move_name(c)] = winner
+        if progress is not None:
+            progress(board.move_name(c), winner, int(s.stats[0]) - n0, time.perf_counter() - t0)
+    return out
+
+
+def run_solve_command(size: int, moves: str, all_openings: bool, time_limit: float | None,
+                      as_json: bool, echo, err) -> None:
+    """``boardai solve hex``: logic behind the thin click function (``echo``/``err`` print a
+    line to stdout/stderr).  Raises ValueError for bad input."""
+    from boardai.games.hex.board import HexBoard
+    if not isinstance(size, int) or not 1 <= size <= 8:
+        raise ValueError(f"--size must be 1..8 for the solver (at most 64 cells), not {size!r}")
+    if time_limit is not None and time_limit <= 0:
+        raise ValueError("--time must be > 0 seconds")
+    if all_openings:
+        if moves.strip():
+            raise ValueError("--all-openings solves the empty board's openings: give no --moves")
+        t0 = time.perf_counter()
+
+        def progress(name, winner, nodes, seconds):
+            err(f"{name}: {winner or 'unsolved'}  ({nodes} nodes, {seconds:.2f} s)")
+
+        openings = solve_openings(size, time_limit, progress)
+        total = time.perf_counter() - t0
+        if as_json:
+            echo(json.dumps({"size": size, "openings": openings, "seconds": round(total, 3)}))
+        else:
+            board = HexBoard(size)
+            for r in range(size):
+                names = [board.move_name(r * size + c) for c in range(size)]
+                echo(" " * r + " ".join({"black": "B", "white": "W"}.get(openings[x] or "", "?")
+                                        for x in names))
+            wins = [x for x, v in openings.items() if v == "black"]
+            echo(f"Black's winning openings ({len(wins)}): {' '.join(wins)}  [{total:.2f} s]")
+        return
+    board = HexBoard.from_moves(moves, size)
+    result = solve(board, time_limit)
+    if as_json:
+        echo(json.dumps({"size": size, "moves": board.moves_text(), **result.to_json()}))
+    else:
+        echo(board.render())
+        if result.winner is None:
+            echo(f"not solved within {time_limit} s ({result.nodes} nodes)")
+        else:
+            line = f"{result.winner} wins ({result.to_move} to move)"
+            if result.winning_moves:
+                line += "; winning moves: " + " ".join(result.winning_moves)
+            echo(f"{line}  [{result.nodes} nodes, {result.seconds:.2f} s]")

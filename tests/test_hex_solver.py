@@ -1,0 +1,195 @@
+"""The exact Hex solver against a plain game-tree search, its engine hook and `boardai solve hex`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
+
+from boardai.cli import main
+from boardai.games.hex.board import HexBoard
+from boardai.games.hex.solver import engine_move, solve, solve_openings
+
+_MEMO: dict = {}
+
+
+def _nbrs(size):
+    out = []
+    for r in range(size):
+        for c in range(size):
+            out.append([(r + dr) * size + c + dc for dr, dc in
+                        ((0, -1), (0, 1), (-1, 0), (-1, 1), (1, 0), (1, -1))
+                        if 0 <= r + dr < size and 0 <= c + dc < size])
+    return out
+
+
+def _order(size):
+    """Centre first: the cut-off comes sooner (the answer does not depend on it)."""
+    return sorted(range(size * size), key=lambda i: abs(2 * (i // size) - size + 1)
+                  + abs(2 * (i % size) - size + 1))
+
+
+def _joined(stones, starts, goal, nbrs):
+    todo = [c for c in starts if stones >> c & 1]
+    seen = set(todo)
+    while todo:
+        c = todo.pop()
+        if c in goal:
+            return True
+        for d in nbrs[c]:
+            if stones >> d & 1 and d not in seen:
+                seen.add(d)
+                todo.append(d)
+    return False
+
+
+def _wins(size, own, opp, colour, nbrs, edges):
+    """Minimax on bit masks: does ``colour`` (to move, stones ``own``) win?"""
+    key = (size, own, opp, colour)
+    if key not in _MEMO:
+        a, b = edges[colour]
+        win = False
+        for c in _order(size):
+            if not (own | opp) >> c & 1:
+                mine = own | 1 << c
+                if _joined(mine, a, b, nbrs) or not _wins(size, opp, mine, 1 - colour, nbrs, edges):
+                    win = True
+                    break
+        _MEMO[key] = win
+    return _MEMO[key]
+
+
+def mover_wins(board: HexBoard) -> bool:
+    """Ground truth: plain minimax over the whole game tree (no Hex knowledge, memo)."""
+    if board.is_game_over():
+        return False
+    n = board.width
+    nbrs = _nbrs(n)
+    rows = [set(range(r * n, r * n + n)) for r in (0, n - 1)]
+    cols = [set(range(c, n * n, n)) for c in (0, n - 1)]
+    black = sum(1 << i for i, v in enumerate(board.cells) if v == 1)
+    white = sum(1 << i for i, v in enumerate(board.cells) if v == 2)
+    own, opp = (black, white) if int(board.turn) == 0 else (white, black)
+    return _wins(n, own, opp, int(board.turn), nbrs, (rows, cols))
+
+
+def winning_moves(board: HexBoard) -> list[str]:
+    out = []
+    for m in list(board.legal_moves):
+        board.push(m)
+        if board.is_game_over() or not mover_wins(board):
+            out.append(board.move_name(m))
+        board.pop()
+    return out
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4])
+def test_every_opening_agrees_with_minimax(size):
+    openings = solve_openings(size)
+    assert len(openings) == size * size
+    for name, winner in openings.items():
+        board = HexBoard.from_moves(name, size)
+        assert winner == ("white" if mover_wins(board) else "black"), name
+
+
+@settings(max_examples=60, deadline=None)
+@given(size=st.integers(2, 4), data=st.data())
+def test_random_positions_agree_with_minimax(size, data):
+    board = HexBoard(size)
+    plies = data.draw(st.integers(0, size * size - 1))
+    for _ in range(plies):
+        if board.is_game_over():
+            break
+        board.push(data.draw(st.sampled_from(list(board.legal_moves))))
+    if board.is_game_over():
+        board.pop()
+    result = solve(board)
+    expected = board.turn if mover_wins(board) else board.turn.other
+    assert result.winner == str(expected).lower()
+    assert result.to_move == str(board.turn).lower()
+    assert sorted(result.winning_moves) == sorted(winning_moves(board))
+
+
+@settings(max_examples=25, deadline=None)
+@given(size=st.integers(2, 4), data=st.data())
+def test_engine_move_plays_a_winning_move_when_there_is_one(size, data):
+    board = HexBoard(size)
+    for _ in range(data.draw(st.integers(0, size * size - 2))):
+        if board.is_game_over():
+            break
+        board.push(data.draw(st.sampled_from(list(board.legal_moves))))
+    if board.is_game_over():
+        board.pop()
+    answer = engine_move(board, None)
+    assert answer is not None
+    move, info = answer
+    assert board.is_legal(move)
+    good = winning_moves(board)
+    if good:
+        assert board.move_name(move) in good
+        assert info["winner"] == str(board.turn).lower()
+    else:
+        assert info["winner"] == str(board.turn.other).lower()
+
+
+@pytest.mark.parametrize("size", [2, 3, 4])
+def test_engine_swaps_exactly_when_the_opening_wins(size):
+    for cell in range(size * size):
+        board = HexBoard(size, swap=True)
+        board.push(cell)
+        move, info = engine_move(board, None)
+        opening_wins = not mover_wins(HexBoard.from_moves([cell], size))
+        assert (move == board.swap_move) == opening_wins
+        assert info["swap"] == opening_wins
+
+
+def test_unsolved_in_time_gives_none():
+    board = HexBoard(8)
+    assert engine_move(board, 1e-9) is None
+    assert solve(board, time_limit=1e-9).winner is None
+
+
+def test_bad_boards_are_refused():
+    with pytest.raises(ValueError, match="at most 64 cells"):
+        solve(HexBoard(9))
+    with pytest.raises(ValueError, match="already over"):
+        solve(HexBoard.from_moves("a1 b1 a2", 2))
+
+
+def run_cli(*args):
+    return CliRunner().invoke(main, ["solve", "hex", *args])
+
+
+def test_cli_all_openings_json():
+    res = run_cli("--size", "3", "--all-openings", "--json")
+    assert res.exit_code == 0, res.output
+    payload = json.loads(res.stdout.strip().splitlines()[-1])
+    assert set(payload["openings"]) == {f"{c}{r}" for c in "abc" for r in (1, 2, 3)}
+    for name, winner in payload["openings"].items():
+        assert winner == ("white" if mover_wins(HexBoard.from_moves(name, 3)) else "black")
+    assert "a1:" in res.stderr                      # progress lines
+
+
+def test_cli_position_json_and_text():
+    res = run_cli("--size", "3", "--moves", "a1", "--json")
+    payload = json.loads(res.stdout.strip().splitlines()[-1])
+    board = HexBoard.from_moves("a1", 3)
+    assert payload["winner"] == ("white" if mover_wins(board) else "black")
+    assert sorted(payload["winning_moves"]) == sorted(winning_moves(board))
+    text = run_cli("--size", "3", "--moves", "a1").stdout
+    assert "wins (white to move)" in text
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--size", "9"), "1..8"),
+    (("--size", "3", "--moves", "zz"), "a1..c3"),
+    (("--size", "3", "--moves", "a1", "--all-openings"), "no --moves"),
+    (("--size", "3", "--time", "0"), "> 0"),
+    (("--size", "2", "--moves", "a1 b1 a2"), "already over"),
+])
+def test_cli_bad_input(args, message):
+    res = run_cli(*args)
+    assert res.exit_code == 2
+    assert message in res.stderr
