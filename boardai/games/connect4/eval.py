@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardai.games.connect4.kernel import BOARD, BOTTOM, OCCUPIED, STONES, _threat_cells
+from boardai.games.connect4.kernel import BOARD, BOTTOM, OCCUPIED, STONES, _threat_cells, popcount
 from boardai.games.layout import HEIGHT, PLY, WIDTH
 
 LINES = 0
@@ -37,15 +37,6 @@ W_TWO = 2.0
 W_CENTRE = 3.0
 W_GOOD_THREAT = 24.0
 W_OTHER_THREAT = 6.0
-
-
-@njit(cache=True, nogil=True, inline="always")
-def popcount(x):
-    """Set bits of a uint64 (SWAR)."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -43,7 +43,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from boardai.games.connect4.kernel import OCCUPIED, STONES, _threat_cells
+from boardai.games.connect4.kernel import OCCUPIED, STONES, _threat_cells, popcount
 from boardai.games.layout import HEIGHT, PLY, WIDTH
 
 G_W, G_H, G_WH, G_CEIL, G_BOTTOM, G_BOARD, G_MIRROR, G_SYM_PLIES = range(8)
@@ -106,14 +106,6 @@ def _prefetch(typingctx, arr, idx):
                           ir.Constant(i32, 1)])
         return context.get_dummy_value()
     return types.void(arr, idx), codegen
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _popcount(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -233,7 +225,7 @@ def _enter(cur, mask, n, alpha, beta, geo, order, tt, nbits, work, base):
         if mv:
             if prefetch:        # the child's key is child_base + mv: start loading its entry
                 _prefetch(tt, _slot_tag(child_base + mv, nbits)[0])
-            sc = _popcount(_threat_cells(cur | mv, h, w) & empty)
+            sc = popcount(_threat_cells(cur | mv, h, w) & empty)
             j = k
             while j > 0 and work[sc0 + j - 1] < sc:
                 work[mv0 + j] = work[mv0 + j - 1]
