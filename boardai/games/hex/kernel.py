@@ -511,6 +511,14 @@ def _stone_at(rows, base, h, w, r, c):
     return (rows[base + r] >> c) & 1 == 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _at_most_two(x):
+    """Set bits of ``x`` when it has at most two (0, 1 or 2)."""
+    if x == 0:
+        return 0
+    return 1 if (x & (x - 1)) == 0 else 2
+
+
 @njit(cache=True, nogil=True)
 def hex_playout_bridge(state, rng, work, owner):
     """Random playout that saves threatened bridges: a sequential game in random order, except
@@ -565,7 +573,14 @@ def hex_playout_bridge(state, rng, work, owner):
             owner[r * w + c] = p
         q = 1 - p
         qbase = black + q * h
-        for i in range(6):
+        # a bridge of the opponent through e needs two of its stones next to e: count them
+        # first (most moves of a playout have fewer and skip the hexagon walk)
+        near = _at_most_two(work[qbase + r] & ((np.int64(5) << (c - 1)) if c > 0 else np.int64(2)))
+        if r > 0:
+            near += _at_most_two(work[qbase + r - 1] & (np.int64(3) << c))
+        if r < h - 1 and near < 2:
+            near += _at_most_two(work[qbase + r + 1] & ((np.int64(3) << (c - 1)) if c > 0 else np.int64(1)))
+        for i in range(6 if near >= 2 else 0):
             a = (i + 5) % 6
             b = (i + 1) % 6
             yr = r + dr[i]
