@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from boardai.games import game_name, make_board, push_moves_text
+from boardai.games import game_name, make_board
 from boardai.games.kernel import playout_batch
 from boardai.games.layout import new_rng
 
@@ -229,7 +229,7 @@ def bench_alphabeta(game: str, width: int, height: int, seconds: float, evaluato
     game = game_name(game)
     board = make_board(game, (width, height))
     text = BENCH_POSITIONS[game] if moves is None else moves
-    push_moves_text(board, text)
+    board.push_many(text)
     spec = "alphabeta" + (f":eval={evaluator}" if evaluator else "")
     engine = make_engine(spec)
     engine.play(board, Limit(depth=1))                  # load the compiled code

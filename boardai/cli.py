@@ -176,11 +176,11 @@ def analyse(game, size, swap, moves, spec, seconds, sims, depth, as_json) -> Non
     """
     from boardai.engines.base import Limit
     from boardai.engines.registry import make_engine
-    from boardai.games import make_board, push_moves_text
+    from boardai.games import make_board
 
     try:
         board = make_board(game.lower(), size, swap=swap)
-        push_moves_text(board, moves)
+        board.push_many(moves)
         engine = make_engine(spec)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None

@@ -102,10 +102,8 @@ def _from_file(path: Path, game: str, width: int, height: int) -> OpeningSuite:
         if not line:
             continue
         board = make_board(game, (width, height))
-        moves = list(line) if (game == "connect4" and line.isascii() and line.isdigit()
-                               and width <= 9) else line.replace(",", " ").split()
         try:
-            board.push_many(moves)
+            board.push_many(line)
         except MoveError as exc:
             raise OpeningError(f"{path} line {n}: {exc}") from None
         if board.is_game_over():

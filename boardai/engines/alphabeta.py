@@ -98,7 +98,8 @@ class _DepthSearchEngine(Engine):
     def _tables(self, board: Board) -> _Search:
         key = (board.game_name, board.width, board.height)
         if self._search is None or self._search.key != key:
-            mb = max(1, int(self.opts.get("tt_mb") or 16))
+            # minimax never reads the table: the smallest one (new_tables' floor) will do
+            mb = max(1, int(self.opts.get("tt_mb") or 16)) if self.prune else 0
             self._search = _Search(board, mb * 1024 * 1024 // 32)
         _load_kernels(self._search, board)
         return self._search
@@ -195,7 +196,7 @@ class AlphaBetaEngine(_DepthSearchEngine):
         search.tables[3][:] //= 8                      # history fades between moves
         moves = np.array(list(board.legal_moves), dtype=np.int64)
         if self.opts.get("order", True):
-            prior = [self._prior(board, int(m)) for m in moves]
+            prior = [AK.move_prior(board.state, int(m)) for m in moves]
             moves = moves[np.argsort(prior, kind="stable")[::-1]]
         vals = np.zeros(len(moves))
         timer = None
@@ -233,12 +234,6 @@ class AlphaBetaEngine(_DepthSearchEngine):
     @staticmethod
     def _stop(search: _Search) -> None:
         search.ctx[AK.STOP] = 1
-
-    @staticmethod
-    def _prior(board: Board, move: int) -> float:
-        if board.game_name == "hex":
-            return float(hex_eval.hex_move_prior(board.state, move))
-        return float(c4_eval.c4_move_prior(board.state, move))
 
     def _pv(self, board: Board, search: _Search, best: int, depth: int) -> list[str]:
         """The principal variation: the best move, then the table's moves."""

@@ -56,7 +56,8 @@ def evaluate(state, ev, nb):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _prior(state, move):
+def move_prior(state, move):
+    """The game's ordering hint for ``move`` (higher = try earlier)."""
     if state[GAME] == GAME_HEX:
         return hex_move_prior(state, move)
     return c4_move_prior(state, move)
@@ -96,7 +97,7 @@ def negamax(state, depth, alpha, beta, ctx, nb, tt, ttv, killers, history, moves
     if order:
         for i in range(n):
             m = row[i]
-            s = history[me, m] + _prior(state, m)
+            s = history[me, m] + move_prior(state, m)
             if m == tt_move:
                 s += 1 << 40
             elif m == killers[ply, 0]:

@@ -60,12 +60,3 @@ __all__ = [
     "LegalMoves", "MoveError", "Outcome", "Termination", "game_name", "make_board", "parse_size",
 ]
 
-
-def push_moves_text(board: Board, text: str) -> None:
-    """Play ``text`` on ``board``: names separated by spaces or commas ("c3 d4"), or for
-    Connect Four up to 9 columns wide also a digit string ("4453")."""
-    text = text.strip()
-    if board.game_name == "connect4" and text.isascii() and text.isdigit() and board.width <= 9:
-        board.push_many(list(text))
-    else:
-        board.push_many(text.replace(",", " ").split())

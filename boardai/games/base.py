@@ -212,8 +212,15 @@ class Board:
         K.undo_move(self._state)
         return self._moves.pop()
 
-    def push_many(self, moves: Iterable[int | str]) -> None:
-        """Play several moves; on an error the board is left as it was before the call."""
+    def split_moves(self, text: str) -> list[str]:
+        """The move names in ``text``: separated by spaces or commas ("c3 d4")."""
+        return text.replace(",", " ").split()
+
+    def push_many(self, moves: Iterable[int | str] | str) -> None:
+        """Play several moves (ints, names, or one text read by ``split_moves``); on an error
+        the board is left as it was before the call."""
+        if isinstance(moves, str):
+            moves = self.split_moves(moves)
         done = 0
         try:
             for m in moves:

@@ -37,15 +37,18 @@ class Connect4Board(Board):
                              f"(one 64-bit word with a pad row), not {width}x{height}")
         super().__init__(width, height, CK.new_c4_state(width, height))
 
+    def split_moves(self, text: str) -> list[str]:
+        """Column names in ``text``: "4 4 5", or up to 9 columns wide also one digit string "445"."""
+        text = text.strip()
+        if text.isascii() and text.isdigit() and self.width <= 9:
+            return list(text)
+        return super().split_moves(text)
+
     @classmethod
     def from_moves(cls, moves: Iterable[int | str] | str, width: int = DEFAULT_WIDTH,
                    height: int = DEFAULT_HEIGHT) -> "Connect4Board":
         """A board after ``moves``: ints (0-based), column texts, or one string of them."""
         board = cls(width, height)
-        if isinstance(moves, str):
-            text = moves.strip()
-            moves = list(text) if text.isascii() and text.isdigit() and width <= 9 \
-                else text.replace(",", " ").split()
         board.push_many(moves)
         return board
 

@@ -50,8 +50,6 @@ class HexBoard(Board):
                    height: int | None = None, swap: bool = False) -> "HexBoard":
         """A board after ``moves`` (ints, names, or one string of names split by spaces)."""
         board = cls(width, height, swap)
-        if isinstance(moves, str):
-            moves = moves.replace(",", " ").split()
         board.push_many(moves)
         return board
 
@@ -136,14 +134,7 @@ class HexBoard(Board):
         return []
 
     def neighbours(self, cell: int) -> list[int]:
-        w, h = self.width, self.height
-        r, c = divmod(cell, w)
-        out = []
-        for dr, dc in ((0, -1), (0, 1), (-1, 0), (-1, 1), (1, 0), (1, -1)):
-            rr, cc = r + dr, c + dc
-            if 0 <= rr < h and 0 <= cc < w:
-                out.append(rr * w + cc)
-        return out
+        return [int(j) for j in HK.neighbour_table(self.width, self.height)[cell] if j >= 0]
 
     def render(self, color: bool = False, mark_last: bool = True) -> str:
         last = self.peek() if mark_last else None

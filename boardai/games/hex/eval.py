@@ -35,6 +35,7 @@ import math
 import numpy as np
 from numba import njit
 
+from boardai.games.hex.kernel import neighbour_table as neighbours  # noqa: F401 (eval API)
 from boardai.games.layout import BLACK, HEADER, HEIGHT, PLY, WIDTH
 
 CONNECTED = 0
@@ -57,24 +58,6 @@ R_EMPTY = 1.0
 R_OWN = 0.1
 CG_TOL = 1e-8          # on the squared residual, relative to the right-hand side's
 CAP = 400.0            # |score| bound (far under the search's win score)
-
-
-@njit(cache=True, nogil=True)
-def neighbours(w, h):
-    """[W*H, 6] table of neighbour cells (-1 where off the board)."""
-    n = w * h
-    nb = np.full((n, 6), -1, dtype=np.int64)
-    for r in range(h):
-        for c in range(w):
-            i = r * w + c
-            k = 0
-            for dr, dc in ((0, -1), (0, 1), (-1, 0), (-1, 1), (1, 0), (1, -1)):
-                rr = r + dr
-                cc = c + dc
-                if 0 <= rr < h and 0 <= cc < w:
-                    nb[i, k] = rr * w + cc
-                    k += 1
-    return nb
 
 
 @njit(cache=True, nogil=True, inline="always")

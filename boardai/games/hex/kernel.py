@@ -37,6 +37,7 @@ from boardai.games.layout import (
 )
 
 JOURNAL_STRIDE = 18
+NEIGHBOUR_STEPS = ((0, -1), (0, 1), (-1, 0), (-1, 1), (1, 0), (1, -1))   # (dr, dc)
 MAX_SIDE = 26          # row masks are int64 and cell names run a..z, aa..
 
 
@@ -62,6 +63,25 @@ def new_hex_state(w: int, h: int, swap: bool = False) -> np.ndarray:
     state[JOURNAL] = pos_len + n + 1
     _reset_union_find(state)
     return state
+
+
+@njit(cache=True, nogil=True)
+def neighbour_table(w, h):
+    """[W*H, 6] table of every cell's neighbours in the order of NEIGHBOUR_STEPS, the ones on
+    the board first, -1 after them (the one place the six steps are written out)."""
+    n = w * h
+    nb = np.full((n, 6), -1, dtype=np.int64)
+    for r in range(h):
+        for c in range(w):
+            i = r * w + c
+            k = 0
+            for dr, dc in NEIGHBOUR_STEPS:
+                rr = r + dr
+                cc = c + dc
+                if 0 <= rr < h and 0 <= cc < w:
+                    nb[i, k] = rr * w + cc
+                    k += 1
+    return nb
 
 
 @njit(cache=True, nogil=True, inline="always")

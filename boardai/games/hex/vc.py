@@ -26,6 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from boardai.games.hex.kernel import neighbour_table
+
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 KF = 6          # full-VC carriers kept per pair of points
@@ -40,15 +42,8 @@ def geometry(w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
     n = w * h
     if n > 64:
         raise ValueError(f"the Hex solver handles boards of at most 64 cells, not {w}x{h}")
-    nbr = np.zeros(n, dtype=np.uint64)
-    for r in range(h):
-        for c in range(w):
-            m = 0
-            for dr, dc in ((0, -1), (0, 1), (-1, 0), (-1, 1), (1, 0), (1, -1)):
-                rr, cc = r + dr, c + dc
-                if 0 <= rr < h and 0 <= cc < w:
-                    m |= 1 << (rr * w + cc)
-            nbr[r * w + c] = np.uint64(m)
+    nbr = np.array([sum(1 << int(j) for j in row if j >= 0)
+                    for row in neighbour_table(w, h)], dtype=np.uint64)
     top = sum(1 << c for c in range(w))
     bottom = top << ((h - 1) * w)
     left = sum(1 << (r * w) for r in range(h))
