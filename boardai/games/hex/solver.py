@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from boardai.games.hex import vc
+from boardai.games.hex.inferior import fill, ring_table
 from boardai.games.hex.vc import ONE, ZERO, bit, connected, hsearch
 
 INF = np.int64(1 << 40)
@@ -108,10 +109,12 @@ def _rotate(mask, n):
 
 # --- node evaluation ---------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def evaluate(black, white, mover, nbr, edges, n, scr):
+def evaluate(black, white, mover, nbr, edges, ring, n, scr):
     """(result, mustplay) for the side to move: WIN, LOSS or UNKNOWN with the cells it must
-    choose from."""
+    choose from.  Dead cells and captured pairs are filled in first (``inferior.py``): the
+    value is the same, H-search sees more, and the filled cells are never moves."""
     fc, nf, sc, ns, pmask, pcell, pnb, near, dirty = scr
+    black, white = fill(black, white, ring, n)
     own = black if mover == 0 else white
     opp = white if mover == 0 else black
     o = 1 - mover
@@ -130,7 +133,7 @@ def evaluate(black, white, mover, nbr, edges, n, scr):
 
 # --- DFPN --------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, n, order,
+def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, ring, n, order,
          keys, vals, mp, scr, cmoves, stats):
     """Multiple iterative deepening at one node (negamax DFPN).  ``stats[0]`` counts nodes,
     ``stats[1]`` is the node budget of this slice."""
@@ -143,7 +146,7 @@ def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, 
             return
     else:
         stats[0] += 1
-        res, mask = evaluate(black, white, mover, nbr, edges, n, scr)
+        res, mask = evaluate(black, white, mover, nbr, edges, ring, n, scr)
         if res == WIN:
             _tt_store(keys, vals, mp, key, 0, INF, 1, ZERO)
             return
@@ -202,7 +205,7 @@ def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, 
         nb = black | b if mover == 0 else black
         nw = white | b if mover == 1 else white
         _mid(nb, nw, o, h ^ zob[mover, c] ^ zob[2, 0], hr ^ zob[mover, n - 1 - c] ^ zob[2, 0],
-             cthphi, cthdelta, depth + 1, g, zob, nbr, edges, n, order, keys, vals, mp, scr,
+             cthphi, cthdelta, depth + 1, g, zob, nbr, edges, ring, n, order, keys, vals, mp, scr,
              cmoves, stats)
 
 
@@ -220,6 +223,7 @@ class _Solver:
     def __init__(self, w: int, h: int, tt_bits: int = TT_BITS):
         self.w, self.h, self.n = w, h, w * h
         self.nbr, self.edges = vc.geometry(w, h)
+        self.ring = ring_table(w, h)
         rng = np.random.default_rng(20261123)
         self.zob = rng.integers(1, 2**63, size=(3, 64), dtype=np.int64).astype(np.uint64)
         self.keys, self.vals, self.mp = _new_tt(tt_bits)
@@ -273,7 +277,7 @@ class _Solver:
                 return UNKNOWN
             self.stats[1] = self.stats[0] + SLICE_NODES
             _mid(black, white, mover, h, hr, INF, INF, 0, 0, self.zob, self.nbr, self.edges,
-                 self.n, self.order, self.keys, self.vals, self.mp, self.scr, self.cmoves,
+                 self.ring, self.n, self.order, self.keys, self.vals, self.mp, self.scr, self.cmoves,
                  self.stats)
 
     def work(self, pos) -> int:

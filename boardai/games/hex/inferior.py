@@ -1,0 +1,169 @@
+"""Inferior cells for the exact Hex solver: dead cells and captured pairs, found from each empty
+cell's ring of six neighbours and filled in before the solver looks at a position.
+
+* A cell is *dead* when no minimal winning set of either colour contains it, so its colour never
+  matters.  The test used here: for each colour X, every two neighbours X could route a path
+  through (X stones, X's edge, empty cells) are either adjacent to each other or joined by an
+  arc of X stones / X edge around the cell, so an X path through the cell can always go round it.
+  Four X neighbours in a row, or three of each colour, are the common cases.
+* Two adjacent empty cells are *X-captured* when each becomes dead once X owns the other: if the
+  opponent plays one, X answers with the other and the opponent's stone is dead.  X may fill
+  both at once.
+
+Filling dead cells (with either colour) and captured pairs (with their owner) keeps the value of
+the position (Hayward & Henderson), and both rules only look at stones, so what is found in a
+position stays true after more stones are played.  ``fill`` repeats them until nothing changes.
+
+Off-board neighbours belong to the edge's colour (top/bottom Black, left/right White); the two
+corner points that touch two edges count for nobody, which can only miss a pattern.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+EDGE_BLACK, EDGE_WHITE, OFF_CORNER = -1, -2, -3
+# around a cell, each step adjacent to the next: up, up-right, right, down, down-left, left
+_RING_STEPS = ((-1, 0), (-1, 1), (0, 1), (1, 0), (1, -1), (0, -1))
+EMPTY, BLACK, WHITE, NOBODY = 0, 1, 2, 3
+
+
+def ring_table(w: int, h: int) -> np.ndarray:
+    """``ring[c]``: the six neighbours of cell c in circular order (cell index, or EDGE_BLACK,
+    EDGE_WHITE, OFF_CORNER for off-board points)."""
+    ring = np.zeros((w * h, 6), dtype=np.int64)
+    for r in range(h):
+        for c in range(w):
+            for k, (dr, dc) in enumerate(_RING_STEPS):
+                rr, cc = r + dr, c + dc
+                row_off, col_off = not 0 <= rr < h, not 0 <= cc < w
+                if row_off and col_off:
+                    ring[r * w + c, k] = OFF_CORNER
+                elif row_off:
+                    ring[r * w + c, k] = EDGE_BLACK
+                elif col_off:
+                    ring[r * w + c, k] = EDGE_WHITE
+                else:
+                    ring[r * w + c, k] = rr * w + cc
+    return ring
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _label(x, black, white):
+    if x >= 0:
+        b = np.uint64(1) << np.uint64(x)
+        if black & b:
+            return BLACK
+        if white & b:
+            return WHITE
+        return EMPTY
+    if x == EDGE_BLACK:
+        return BLACK
+    if x == EDGE_WHITE:
+        return WHITE
+    return NOBODY
+
+
+@njit(cache=True, nogil=True)
+def _useless_for(lab, colour):
+    """True if a ``colour`` path through the cell can always go round it (see module doc)."""
+    for i in range(6):
+        if lab[i] != EMPTY and lab[i] != colour:
+            continue
+        for j in range(i + 2, 6):
+            if j - i == 5 or (lab[j] != EMPTY and lab[j] != colour):
+                continue                     # adjacent around the ring, or not usable
+            inner = True
+            for k in range(i + 1, j):
+                if lab[k] != colour:
+                    inner = False
+                    break
+            if inner:
+                continue
+            outer = True
+            for k in range(j + 1, i + 6):
+                if lab[k % 6] != colour:
+                    outer = False
+                    break
+            if not outer:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _dead_ring(lab):
+    return _useless_for(lab, BLACK) and _useless_for(lab, WHITE)
+
+
+@njit(cache=True, nogil=True)
+def _ring_labels(ring, c, black, white, lab):
+    for k in range(6):
+        lab[k] = _label(ring[c, k], black, white)
+
+
+@njit(cache=True, nogil=True)
+def is_dead(c, black, white, ring):
+    lab = np.empty(6, dtype=np.int64)
+    _ring_labels(ring, c, black, white, lab)
+    return _dead_ring(lab)
+
+
+@njit(cache=True, nogil=True)
+def _dead_if_owned(x, y, colour, black, white, ring, lab):
+    """Is empty cell x dead once ``colour`` owns its neighbour y?"""
+    _ring_labels(ring, x, black, white, lab)
+    for k in range(6):
+        if ring[x, k] == y:
+            lab[k] = colour
+    return _dead_ring(lab)
+
+
+@njit(cache=True, nogil=True)
+def fill(black, white, ring, n):
+    """The position with its dead cells and captured pairs filled in (same value).
+
+    Dead cells take the colour most of their ring has (Black on a tie); captured pairs their
+    owner's.  Returns (black, white).
+    """
+    lab = np.empty(6, dtype=np.int64)
+    one = np.uint64(1)
+    changed = True
+    while changed:
+        changed = False
+        for c in range(n):
+            bc = one << np.uint64(c)
+            if (black | white) & bc:
+                continue
+            _ring_labels(ring, c, black, white, lab)
+            if _dead_ring(lab):
+                nb = 0
+                nw = 0
+                for k in range(6):
+                    nb += lab[k] == BLACK
+                    nw += lab[k] == WHITE
+                if nw > nb:
+                    white |= bc
+                else:
+                    black |= bc
+                changed = True
+                continue
+            for k in range(6):
+                d = ring[c, k]
+                if d <= c:                    # each pair once, cells only
+                    continue
+                bd = one << np.uint64(d)
+                if (black | white) & bd:
+                    continue
+                for colour in (BLACK, WHITE):
+                    if _dead_if_owned(c, d, colour, black, white, ring, lab) and \
+                            _dead_if_owned(d, c, colour, black, white, ring, lab):
+                        if colour == BLACK:
+                            black |= bc | bd
+                        else:
+                            white |= bc | bd
+                        changed = True
+                        break
+                if (black | white) & bc:
+                    break
+    return black, white
