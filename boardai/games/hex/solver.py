@@ -1,15 +1,18 @@
 """Exact Hex solver: depth-first proof-number search (DFPN) with Hex knowledge, for boards of at
 most 64 cells (8×8).
 
-A position is two ``uint64`` bitboards (``vc.py``).  At each new node the solver asks H-search
-(``vc.hsearch``) about both colours: the side to move wins if it has a VC between its edges
-(full or semi: this covers every immediate win), loses if the opponent has a full one, and
-otherwise may only play inside the *mustplay*, the intersection of the opponent's edge-to-edge
-semi carriers (a move outside one lets the opponent play its key and connect).  The must-block
-of an immediate threat is the simplest case.  The DFPN (Nagai; negamax form, the 1+ε trick of
-Pawlewicz & Lew for child thresholds) keeps proof/disproof numbers and the mustplay of each node
-in a transposition table keyed by Zobrist hash; a position and its 180° rotation share an entry.
-The search runs in jitted slices of a node budget, the clock read between them.
+A position is two ``uint64`` bitboards (``vc.py``).  At each new node the solver first fills in
+dead cells and captured pairs (``inferior.py``: same value, fewer moves, and H-search sees the
+extra stones), then asks H-search (``vc.hsearch``) about the opponent: the side to move loses if
+the opponent has a full VC between its edges, and otherwise may only play inside the
+*mustplay*, the intersection of the opponent's edge-to-edge semi carriers (a move outside one
+lets the opponent play its key and connect).  The must-block of an immediate threat is the
+simplest case.  The DFPN (Nagai; negamax form, the 1+ε trick of Pawlewicz & Lew for child
+thresholds) keeps proof/disproof numbers and the mustplay of each node in a transposition table
+keyed by Zobrist hash; a position and its 180° rotation share an entry.  A child's first visit
+leaves it a disproof number equal to its mustplay size, so the parent prefers the moves that
+leave the opponent the fewest answers.  The search runs in jitted slices of a node budget, the
+clock read between them.
 
 Public face: ``solve(board, time_limit)`` -> ``HexSolveResult``; ``engine_move(board, seconds)``
 (the ``solver`` engine's Hex half); ``solve_openings(size)`` (``boardai solve hex
@@ -30,7 +33,7 @@ from boardai.games.hex.inferior import fill, ring_table
 from boardai.games.hex.vc import ONE, ZERO, bit, connected, hsearch
 
 INF = np.int64(1 << 40)
-EPS = 0.25                     # the 1+ε trick: child disproof threshold ceil(delta2 * (1+ε))
+EPS = 0.25                    # the 1+ε trick: child disproof threshold ceil(delta2 * (1+ε))
 TT_BITS = 21                   # 2M entries, ~50 MB
 SLICE_NODES = 2_000            # nodes per jitted slice (the clock is read between slices)
 WIN, LOSS, UNKNOWN = 1, -1, 0
@@ -110,8 +113,9 @@ def _rotate(mask, n):
 # --- node evaluation ---------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def evaluate(black, white, mover, nbr, edges, ring, n, scr):
-    """(result, mustplay) for the side to move: WIN, LOSS or UNKNOWN with the cells it must
-    choose from.  Dead cells and captured pairs are filled in first (``inferior.py``): the
+    """(result, mustplay) for the side to move: LOSS if the opponent has an edge-to-edge full VC
+    (or no cell is left to stop its semis), WIN if the mover is connected, else UNKNOWN with the
+    cells it must choose from.  Dead cells and captured pairs are filled in first (``inferior.py``): the
     value is the same, H-search sees more, and the filled cells are never moves."""
     fc, nf, sc, ns, pmask, pcell, pnb, near, dirty = scr
     black, white = fill(black, white, ring, n)
@@ -120,10 +124,11 @@ def evaluate(black, white, mover, nbr, edges, ring, n, scr):
     o = 1 - mover
     if connected(opp, edges[2 * o], edges[2 * o + 1], nbr, n):
         return LOSS, ZERO
-    full, semi, inter = hsearch(own, opp, mover, nbr, edges, n, fc, nf, sc, ns, pmask, pcell,
-                                pnb, near, dirty)
-    if full or semi:
-        return WIN, ZERO
+    if connected(own, edges[2 * mover], edges[2 * mover + 1], nbr, n):
+        return WIN, ZERO          # the fill-in completed the mover's chain
+    # The mover's own VCs are not searched: its edge-to-edge semis were all cut by the last
+    # move (it was inside their common part, the mustplay), so a win found here would only
+    # come from H-search's caps; the child that wins says so one ply down, at half the cost.
     full, semi, inter = hsearch(opp, own, o, nbr, edges, n, fc, nf, sc, ns, pmask, pcell,
                                 pnb, near, dirty)
     if full or inter == ZERO:

@@ -30,8 +30,8 @@ from boardai.games.hex.kernel import neighbour_table
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
-KF = 6          # full-VC carriers kept per pair of points
-KS = 8          # semi-VC carriers kept per pair of points
+KF = 8          # full-VC carriers kept per pair of points
+KS = 12         # semi-VC carriers kept per pair of points
 MAX_POINTS = 66  # 64 cells + 2 edges
 MAX_PASSES = 12  # AND/OR rounds (the closure is usually reached in 3-5)
 
@@ -135,12 +135,15 @@ def _or_rule(sc, ns, fc, nf, x, y):
 
 
 @njit(cache=True, nogil=True)
-def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, near, dirty):
+def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, near, dirty,
+            stop_at_semi=False):
     """H-search for ``colour`` (0 joins edges[0]-edges[1], 1 joins edges[2]-edges[3]).
 
     Returns (full, semi, inter): whether the colour has a full / a semi VC between its two
     edges, and the intersection of its edge-to-edge semi carriers (all empty cells if none).
-    The other arguments are scratch arrays (see ``new_scratch``).
+    The other arguments are scratch arrays (see ``new_scratch``).  The closure stops as soon as
+    an edge-to-edge full VC is found, or a semi one if ``stop_at_semi`` (then ``inter`` is not
+    complete).
     """
     empty = ~(own | opp)
     ea = edges[2 * colour]
@@ -203,6 +206,8 @@ def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, 
         changed = False
         # pairs whose full VCs changed in the last pass carry generation it+1 (first pass: all)
         for z in range(2, npts):            # never AND through an edge
+            if nf[0, 1] > 0 or (stop_at_semi and ns[0, 1] > 0):
+                break
             zc = pcell[z]
             # points with a full VC to z
             k = 0
@@ -241,7 +246,7 @@ def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, 
                                     changed = True
                                     lo, hi = (x, y) if x < y else (y, x)
                                     dirty[lo, hi] = it + 2
-        if nf[0, 1] > 0 or not changed:
+        if nf[0, 1] > 0 or (stop_at_semi and ns[0, 1] > 0) or not changed:
             break
     inter = empty
     for i in range(ns[0, 1]):

@@ -1,0 +1,121 @@
+"""Dead cells and captured pairs (``games/hex/inferior.py``) keep the value of a position, checked
+by plain minimax; and the solver's 5x5 opening map against an independent solver's."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from boardai.games.hex.board import HexBoard
+from boardai.games.hex.inferior import fill, is_dead, ring_table
+from boardai.games.hex.solver import solve_openings
+from test_hex_solver import mover_wins
+
+
+def _random_board(data, size: int) -> HexBoard:
+    board = HexBoard(size)
+    for _ in range(data.draw(st.integers(0, size * size - 2))):
+        if board.is_game_over():
+            break
+        board.push(data.draw(st.sampled_from(list(board.legal_moves))))
+    if board.is_game_over():
+        board.pop()
+    return board
+
+
+def _bits(board: HexBoard):
+    black = sum(1 << i for i, v in enumerate(board.cells) if v == 1)
+    white = sum(1 << i for i, v in enumerate(board.cells) if v == 2)
+    return np.uint64(black), np.uint64(white)
+
+
+def _rebuild(board: HexBoard, black: int, white: int):
+    """``board`` with the extra stones, as the test's minimax reads it (cells, width, turn);
+    placed directly, since moves would change the side to move."""
+    cells = [1 if (v == 0 and (black >> c) & 1) else 2 if (v == 0 and (white >> c) & 1) else int(v)
+             for c, v in enumerate(board.cells)]
+    return SimpleNamespace(cells=cells, width=board.width, turn=board.turn,
+                           is_game_over=lambda: False)
+
+
+def _winner_after(board: HexBoard, black: int, white: int) -> str:
+    """Winner with perfect play of ``board`` with the extra stones, side to move unchanged."""
+    filled = _rebuild(board, black, white)
+    size = board.width
+    rows = [set(range(0, size)), set(range(size * (size - 1), size * size))]
+    cols = [set(range(0, size * size, size)), set(range(size - 1, size * size, size))]
+    for colour, (a, b), own in ((0, rows, black), (1, cols, white)):
+        if _joined(own, a, b, size):
+            return "black" if colour == 0 else "white"
+    mover = int(board.turn)
+    wins = mover_wins(filled)
+    return ("black" if mover == 0 else "white") if wins else ("white" if mover == 0 else "black")
+
+
+def _joined(stones: int, starts, goal, size: int) -> bool:
+    todo = [c for c in starts if stones >> c & 1]
+    seen = set(todo)
+    while todo:
+        c = todo.pop()
+        if c in goal:
+            return True
+        r, q = divmod(c, size)
+        for dr, dq in ((0, -1), (0, 1), (-1, 0), (-1, 1), (1, 0), (1, -1)):
+            if 0 <= r + dr < size and 0 <= q + dq < size:
+                d = (r + dr) * size + q + dq
+                if stones >> d & 1 and d not in seen:
+                    seen.add(d)
+                    todo.append(d)
+    return False
+
+
+@settings(max_examples=80, deadline=None)
+@given(size=st.integers(2, 4), data=st.data())
+def test_fill_in_keeps_the_value(size, data):
+    board = _random_board(data, size)
+    black, white = _bits(board)
+    fb, fw = fill(black, white, ring_table(size, size), size * size)
+    assert int(fb) & int(black) == int(black) and int(fw) & int(white) == int(white)
+    assert int(fb) & int(fw) == 0
+    assert _winner_after(board, int(fb), int(fw)) == _winner_after(board, int(black), int(white))
+
+
+@settings(max_examples=80, deadline=None)
+@given(size=st.integers(2, 4), data=st.data())
+def test_a_dead_cell_may_take_either_colour(size, data):
+    board = _random_board(data, size)
+    black, white = _bits(board)
+    ring = ring_table(size, size)
+    value = _winner_after(board, int(black), int(white))
+    for c in range(size * size):
+        if board.cells[c] == 0 and is_dead(c, black, white, ring):
+            assert _winner_after(board, int(black) | 1 << c, int(white)) == value
+            assert _winner_after(board, int(black), int(white) | 1 << c) == value
+
+
+def test_dead_cell_patterns():
+    ring = ring_table(5, 5)
+    board = HexBoard.from_moves("b2 a1 c2 e5 c3 e4 b4", 5)
+    black, white = _bits(board)
+    # four Black neighbours in a row around b3 (b2, c2, c3, b4 touch it; a3 and a4 do not)
+    b3 = board.parse_move("b3")
+    assert is_dead(b3, black, white, ring)
+    # an empty cell in the open is not dead
+    assert not is_dead(board.parse_move("d3"), black, white, ring)
+    # an empty board has no dead cells and nothing to fill
+    zero = np.uint64(0)
+    assert not any(is_dead(c, zero, zero, ring) for c in range(25))
+    assert fill(zero, zero, ring, 25) == (0, 0)
+
+
+# Black's winning one-stone openings on 5x5 as found by a second, independently written solver
+# (branch issue7hexb, greedy VCs and no fill-in); they also match the published 5x5 solution.
+FIVE_BY_FIVE_BLACK_WINS = "a4 a5 b2 b3 b4 c2 c3 c4 d2 d3 d4 e1 e2".split()
+
+
+def test_five_by_five_openings_match_an_independent_solver():
+    openings = solve_openings(5)
+    assert sorted(k for k, v in openings.items() if v == "black") == FIVE_BY_FIVE_BLACK_WINS
+    assert all(v in ("black", "white") for v in openings.values())
