@@ -283,6 +283,58 @@ def book_connect4_cmd(depth, out) -> None:
     click.echo(f"{len(built)} positions (up to {depth} stones) written to {out or BOOK_PATH}")
 
 
+@book.command("hex", context_settings=CONTEXT)
+@click.option("--sizes", default="1-6", show_default=True,
+              help="Board sizes: N, N-M or a comma list (the solver handles up to 8).")
+@click.option("--time", "seconds", type=float, help="Seconds per opening (default: no limit).")
+@click.option("--out", type=click.Path(dir_okay=False),
+              help="Where to write (default: the package's table).")
+def book_hex_cmd(sizes, seconds, out) -> None:
+    """Solve every one-stone opening of each size: the table the solver engine swaps by.
+
+    A size with an opening not solved within --time is left out of the table.
+
+    \b
+    Example:
+      boardai book hex --sizes 1-6
+    """
+    from boardai.games.hex.solver import OPENINGS_PATH, build_opening_table
+
+    try:
+        wanted = _size_list(sizes)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--sizes") from None
+    if seconds is not None and seconds <= 0:
+        raise click.BadParameter("must be > 0 seconds", param_hint="--time")
+
+    def progress(name, winner, nodes, secs):
+        click.echo(f"  {name}: {winner or 'unsolved'} ({nodes} nodes, {secs:.2f} s)", err=True)
+
+    table = build_opening_table(wanted, out or OPENINGS_PATH, seconds, progress)
+    for size in wanted:
+        if size in table:
+            wins = sorted(k for k, v in table[size].items() if v == "black")
+            click.echo(f"{size}x{size}: Black wins with {len(wins)} of {size * size} openings")
+        else:
+            click.echo(f"{size}x{size}: not every opening solved in time; left out")
+    click.echo(f"written to {out or OPENINGS_PATH}")
+
+
+def _size_list(text: str) -> list[int]:
+    """"5", "1-6" or "4,6" -> sizes 1..8 (the Hex solver's range)."""
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        lo, _, hi = part.partition("-")
+        if not lo.isdigit() or (hi and not hi.isdigit()):
+            raise ValueError(f"{text!r}: give sizes as N, N-M or a comma list, e.g. 1-6")
+        a, b = int(lo), int(hi or lo)
+        if not 1 <= a <= b <= 8:
+            raise ValueError(f"{part!r}: sizes go from 1 to 8 for the Hex solver")
+        out.extend(range(a, b + 1))
+    return sorted(set(out))
+
+
 # --- bench --------------------------------------------------------------------------------
 @main.group(context_settings=CONTEXT)
 def bench() -> None:

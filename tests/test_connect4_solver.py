@@ -236,8 +236,7 @@ def test_small_book_agrees_with_search(tmp_path):
 
 def test_shipped_book_is_consistent_with_its_children():
     book = shipped_book()
-    if book is None:
-        pytest.skip("no book shipped in this build")
+    assert book is not None, "the package ships boardai/data/connect4_book.npz"
     for depth in range(book.depth):
         for board in positions_at(depth)[:5]:
             children = []
@@ -258,6 +257,28 @@ def test_solver_engine_plays_a_best_scoring_move():
         assert result.info["exact"] is True
         assert scores[result.move] == max(scores)
         assert result.info["scores"] == {str(c + 1): s for c, s in enumerate(scores) if s != FULL_COLUMN}
+
+
+@pytest.mark.parametrize("seed", [31, 32])
+def test_best_move_keeps_the_exact_score(seed):
+    solver = solver_for(7, 6)
+    for board in positions(seed, 7, 6, empties=16, count=6):
+        score, column = solver.best_move(board)
+        scores = solver.analyze(board)
+        assert score == solver.solve(board) == max(scores)
+        assert scores[column] == score
+        # centre first among the columns that keep the score
+        order = [c for c in solver.order.tolist() if scores[c] == score]
+        assert column == order[0]
+
+
+def test_solver_engine_plays_from_the_search_past_the_book():
+    engine = make_engine("solver:book=0,tt_bits=18")
+    for board in positions(22, 7, 6, empties=14, count=3):
+        result = engine.play(board)
+        scores = solver_for(7, 6).analyze(board)
+        assert result.info["exact"] is True and scores[result.move] == max(scores)
+        assert result.info["score"] == max(scores)
 
 
 def test_solver_engine_takes_the_fastest_win():

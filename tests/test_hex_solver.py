@@ -10,7 +10,8 @@ from hypothesis import given, settings, strategies as st
 
 from boardai.cli import main
 from boardai.games.hex.board import HexBoard
-from boardai.games.hex.solver import engine_move, solve, solve_openings
+from boardai.games.hex import solver as hex_solver
+from boardai.games.hex.solver import engine_move, opening_table, solve, solve_openings
 
 _MEMO: dict = {}
 
@@ -134,8 +135,12 @@ def test_engine_move_plays_a_winning_move_when_there_is_one(size, data):
         assert info["winner"] == str(board.turn.other).lower()
 
 
+@pytest.mark.parametrize("table", [True, False], ids=["opening-table", "solved-on-the-spot"])
 @pytest.mark.parametrize("size", [2, 3, 4])
-def test_engine_swaps_exactly_when_the_opening_wins(size):
+def test_engine_swaps_exactly_when_the_opening_wins(size, table, monkeypatch):
+    if not table:
+        monkeypatch.setattr(hex_solver, "_OPENINGS", {})
+    assert bool(hex_solver.opening_table()) == table
     for cell in range(size * size):
         board = HexBoard(size, swap=True)
         board.push(cell)
@@ -143,6 +148,28 @@ def test_engine_swaps_exactly_when_the_opening_wins(size):
         opening_wins = not mover_wins(HexBoard.from_moves([cell], size))
         assert (move == board.swap_move) == opening_wins
         assert info["swap"] == opening_wins
+        assert info.get("from_table", False) == (table and opening_wins)
+
+
+def test_shipped_opening_table_matches_the_solver():
+    shipped = opening_table()
+    assert set(shipped) >= {1, 2, 3, 4, 5, 6}
+    assert all(len(shipped[n]) == n * n for n in shipped)
+    assert shipped[5] == solve_openings(5)
+    # 6x6: Black wins with 24 of 36 openings (all but a1-e1, a2 and their 180-degree images)
+    assert sum(v == "black" for v in shipped[6].values()) == 24
+
+
+def test_book_hex_command_writes_a_table(tmp_path):
+    out = tmp_path / "openings.json"
+    res = CliRunner().invoke(main, ["book", "hex", "--sizes", "2-3", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "3x3: Black wins with" in res.stdout
+    data = json.loads(out.read_text())
+    assert data["openings"]["2"] == solve_openings(2)
+    assert data["openings"]["3"] == solve_openings(3)
+    bad = CliRunner().invoke(main, ["book", "hex", "--sizes", "2-9"])
+    assert bad.exit_code == 2 and "1 to 8" in bad.stderr
 
 
 def test_unsolved_in_time_gives_none():

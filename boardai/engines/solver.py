@@ -1,9 +1,11 @@
 """``solver``: perfect play from the exact solvers (Connect Four always; Hex where it solves in time).
 
-Connect Four: every column is scored exactly (opening book first, then ``games/connect4/solver.py``)
-and the best score is played, which is the fastest win, the slowest loss, or a draw kept (Pons'
-scores grow with the speed of a win).  Ties go to the column nearest the centre.  ``analyse``
-puts every column's exact score in ``info["scores"]``.  Late in a game that takes microseconds;
+Connect Four: a move keeping the position's exact score is played, which is the fastest win, the
+slowest loss, or a draw kept (Pons' scores grow with the speed of a win); ties go to the column
+nearest the centre.  Inside the opening book every column's score is looked up; past it the
+position is solved and the columns tried one null-window test each until one keeps the score
+(``games/connect4/solver.py``, ``best_move``).  ``analyse`` scores every column exactly and
+puts them in ``info["scores"]``.  Late in a game that takes microseconds;
 early, past the book, it can take minutes, so the search gets 70% of ``time`` (default 10 s)
 and, if that is not enough, ``mcts`` plays in the rest of the time, ``info["exact"]`` is False
 and ``info["fallback"]`` says why (``exact=1``: always search to the end, however long).
@@ -55,18 +57,28 @@ class SolverEngine(Engine):
                                   tt_bits=int(self.opts.get("tt_bits") or DEFAULT_TT_BITS))
         return self._c4
 
-    def _connect4(self, board: Board, limit: Limit) -> PlayResult:
+    def _connect4(self, board: Board, limit: Limit, every_column: bool) -> PlayResult:
+        """Every column's exact score (the book's when it holds the children, or ``analyse``),
+        or for a move only a best one: solve, then one null-window test a column."""
         clock = Stopwatch()
         solver = self._c4_solver(board)
         seconds = limit.time if limit.time is not None else DEFAULT_TIME
         budget = None if self.opts.get("exact") else seconds * SOLVE_SHARE
         nodes = solver.solver.nodes
-        scores = solver.analyze_board(board, budget)
+        book = solver.book
+        if every_column or (book is not None and board.ply + 1 <= book.depth):
+            scores = solver.analyze_board(board, budget)
+            if scores is None:
+                return self._fallback(board, seconds, clock, f"not solved in {budget:g} s")
+            legal = [c for c in solver.solver.order.tolist() if board.is_legal(c)]
+            best = max(legal, key=lambda c: scores[c])     # first of the best, centre first
+        else:
+            answer = solver.solver.best_move(board, seconds=budget)
+            if answer is None:
+                return self._fallback(board, seconds, clock, f"not solved in {budget:g} s")
+            s, best = answer
+            legal, scores = [best], {best: s}
         searched = solver.solver.nodes - nodes
-        if scores is None:
-            return self._fallback(board, seconds, clock, f"not solved in {budget:g} s")
-        legal = [c for c in solver.solver.order.tolist() if board.is_legal(c)]
-        best = max(legal, key=lambda c: scores[c])     # first of the best in centre-first order
         s = scores[best]
         infos = [MoveInfo(c, board.move_name(c), value=float(_sign(scores[c])),
                           winrate=(_sign(scores[c]) + 1) / 2) for c in legal]
@@ -109,8 +121,15 @@ class SolverEngine(Engine):
         if board.is_game_over():
             return PlayResult(-1, "resign", resign=True)
         if board.game_name == "connect4":
-            return self._connect4(board, self._limit(limit))
+            return self._connect4(board, self._limit(limit), every_column=False)
         return self._hex(board, self._limit(limit))
+
+    def analyse(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        """As ``play``, and on Connect Four with every column's exact score in ``moves`` and
+        ``info["scores"]``."""
+        if board.game_name == "connect4" and not board.is_game_over():
+            return self._connect4(board, self._limit(limit), every_column=True)
+        return self.play(board, limit)
 
     def close(self) -> None:
         if self._mcts is not None:

@@ -368,6 +368,51 @@ def analyze_bits(cur, mask, n, weak, geo, order, tt, work, stats, out):
             out[c] = -r
 
 
+@njit(cache=True, nogil=True)
+def best_move_bits(cur, mask, n, geo, order, tt, work, stats):
+    """(score, column) of a best move: the position is solved exactly, then the columns are tried
+    centre first with one null-window test each (does this move keep the score?) until one
+    does.  Much cheaper than scoring every column, since the solve leaves the bounds in the table.
+    Returns (ABORTED, -1) if the node budget ran out."""
+    w = geo[G_W]
+    h = geo[G_H]
+    ceil = geo[G_CEIL]
+    board = np.uint64(geo[G_BOARD])
+    stride = np.uint64(h + 1)
+    colmask = (np.uint64(1) << np.uint64(h)) - np.uint64(1)
+    possible = (mask + np.uint64(geo[G_BOTTOM])) & board
+    wins = _threat_cells(cur, h, w) & (board ^ mask)
+    for i in range(w):
+        c = order[i]
+        if possible & wins & (colmask << (np.uint64(c) * stride)):
+            return ceil - n // 2, c
+    s = solve_bits(cur, mask, n, False, geo, order, tt, work, stats)
+    if s == ABORTED:
+        return ABORTED, -1
+    nbits = 0
+    while (np.int64(1) << nbits) < tt.shape[0]:
+        nbits += 1
+    for i in range(w):
+        c = order[i]
+        mv = possible & (colmask << (np.uint64(c) * stride))
+        if mv == 0:
+            continue
+        ccur = cur ^ mask
+        cmask = mask | mv
+        if n + 1 >= geo[G_WH]:
+            child = np.int64(0)
+        elif can_win_next(ccur, cmask, geo):
+            child = ceil - (n + 1) // 2
+        else:
+            # the child's score is <= -s exactly when a null window at -s fails low
+            child = _negamax(ccur, cmask, n + 1, -s, -s + 1, geo, order, tt, nbits, work, stats)
+            if stats[S_ABORTED]:
+                return ABORTED, -1
+        if -child >= s:
+            return s, c
+    return s, -1            # not reached: some move keeps the score
+
+
 def state_bits(state: np.ndarray) -> tuple[int, int, int]:
     """(cur, mask, n) of a kernel state: the solver's view of the position."""
     ply = int(state[PLY])
@@ -462,6 +507,21 @@ class Solver:
         if self.stats[S_ABORTED]:
             return None
         return [int(v) for v in out]
+
+
+    def best_move(self, board, max_nodes: int | None = None,
+                  seconds: float | None = None) -> tuple[int, int] | None:
+        """(score, column) of a move that keeps the position's exact score, centre first among
+        equals: the fastest win, the slowest loss, or a draw kept.  None if out of budget."""
+        cur, mask, n = self._bits(board)
+        if board.is_game_over():
+            raise ValueError("the game is over: no move to choose")
+        self._budget(max_nodes)
+        s, c = self._timed(seconds, lambda: best_move_bits(cur, mask, n, self.geo, self.order,
+                                                           self.tt, self.work, self.stats))
+        if s == ABORTED:
+            return None
+        return int(s), int(c)
 
 
 def win_score(width: int, height: int, stones_before: int) -> int:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -352,8 +353,9 @@ def engine_move(board, seconds: float | None) -> tuple[int, dict] | None:
     """A perfect-play move for the ``solver`` engine, or None if not solved within ``seconds``.
 
     Returns (move, info): a winning move when the side to move wins, else the losing move whose
-    proof took the most work (the most stubborn resistance).  With the swap rule available on a
-    board whose one-stone openings are solved in time, swaps exactly when Black's opening wins.
+    proof took the most work (the most stubborn resistance).  With the swap rule available,
+    swaps exactly when Black's opening wins: looked up in the shipped opening table
+    (``opening_table``) for the sizes it covers, else solved within the time.
     """
     _check_board(board)
     t0 = time.perf_counter()
@@ -363,8 +365,15 @@ def engine_move(board, seconds: float | None) -> tuple[int, dict] | None:
     n0 = int(s.stats[0])
     if board.is_legal(board.swap_move):
         # the opening stone wins for Black iff White to move loses; swapping takes it over
+        opening = board.move_name(int(np.flatnonzero(np.asarray(board.cells))[0]))
+        known = opening_table().get(board.width, {}).get(opening) \
+            if board.width == board.height else None
+        if known == "black":
+            return board.swap_move, {"swap": True, "winner": _colour(1 - mover),
+                                     "from_table": True, "nodes": 0,
+                                     "seconds": time.perf_counter() - t0}
         pos = s.position(board.cells, mover)
-        r = s.run(pos, mover, deadline)
+        r = WIN if known == "white" else s.run(pos, mover, deadline)
         if r == UNKNOWN:
             return None
         if r == LOSS:
@@ -411,6 +420,47 @@ def solve_openings(size: int, time_limit: float | None = None, progress=None) ->
         if progress is not None:
             progress(board.move_name(c), winner, int(s.stats[0]) - n0, time.perf_counter() - t0)
     return out
+
+
+OPENINGS_PATH = Path(__file__).resolve().parent.parent.parent / "data" / "hex_openings.json"
+_OPENINGS: dict[int, dict[str, str]] | None = None
+
+
+def opening_table() -> dict[int, dict[str, str]]:
+    """The shipped table size -> {opening cell: winner} (``boardai book hex``), read once;
+    empty if the package has none."""
+    global _OPENINGS
+    if _OPENINGS is None:
+        _OPENINGS = {}
+        if OPENINGS_PATH.exists():
+            data = json.loads(OPENINGS_PATH.read_text(encoding="utf-8"))
+            _OPENINGS = {int(k): v for k, v in data["openings"].items()}
+    return _OPENINGS
+
+
+def build_opening_table(sizes, out=OPENINGS_PATH, time_limit: float | None = None,
+                        progress=None) -> dict[int, dict[str, str]]:
+    """Solve every one-stone opening of each size and write the table to ``out`` (JSON).  A
+    size with an opening left unsolved within ``time_limit`` seconds is left out whole."""
+    table: dict[int, dict[str, str]] = {}
+    seconds: dict[int, float] = {}
+    solve_openings(2)                  # load the compiled search before the clock starts
+    for size in sizes:
+        t0 = time.perf_counter()
+        openings = solve_openings(size, time_limit, progress)
+        seconds[size] = round(time.perf_counter() - t0, 2)
+        if all(v is not None for v in openings.values()):
+            table[size] = openings
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"about": "winner of each one-stone opening by Black, White to "
+                               "move, no swap; built by `boardai book hex`",
+                               "seconds": {str(k): v for k, v in seconds.items()},
+                               "openings": {str(k): v for k, v in table.items()}}, indent=1)
+                   + "\n", encoding="utf-8")
+    global _OPENINGS
+    _OPENINGS = None
+    return table
 
 
 def run_solve_command(size: int, moves: str, all_openings: bool, time_limit: float | None,
