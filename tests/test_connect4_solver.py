@@ -248,6 +248,20 @@ def test_shipped_book_is_consistent_with_its_children():
             assert book.get(board) == max(children)
 
 
+def test_shipped_book_knows_the_solution_of_connect_four():
+    """The published solution (Allis, Allen; Pons' solver prints the same scores): the first
+    player wins by starting in the centre, draws next to it, loses elsewhere."""
+    book = shipped_book()
+    empty = Connect4Board()
+    assert book.get(empty) == 1
+    scores = []
+    for c in range(7):
+        child = empty.copy()
+        child.push(c)
+        scores.append(-book.get(child))
+    assert scores == [-2, -1, 0, 1, 0, -1, -2]
+
+
 # --- the engine -------------------------------------------------------------------------------
 def test_solver_engine_plays_a_best_scoring_move():
     engine = make_engine("solver:book=0,tt_bits=18")
