@@ -223,15 +223,16 @@ def test_solve_command_weak_json():
 
 # --- the book ---------------------------------------------------------------------------------
 def test_small_book_agrees_with_search(tmp_path):
-    book = build_book(3, tmp_path / "book.npz", width=5, height=4, tt_bits=16)
-    again = Book.load(tmp_path / "book.npz")
+    out = tmp_path / "new-dir" / "book.npz"            # the directory is created
+    book = build_book(3, out, width=5, height=4, tt_bits=16)
+    again = Book.load(out)
     solver = Solver(5, 4, tt_bits=16)
     rng = random.Random(1)
     for depth in range(4):
         sample = positions_at(depth, 5, 4)
         for board in rng.sample(sample, min(6, len(sample))):
             assert again.get(board) == book.get(board) == solver.solve(board)
-    assert not (tmp_path / "book.npz.partial").exists()
+    assert not (tmp_path / "new-dir" / "book.npz.partial").exists()
 
 
 def test_shipped_book_is_consistent_with_its_children():

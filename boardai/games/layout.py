@@ -86,3 +86,12 @@ def new_rng(seed: int | None) -> np.ndarray:
     if seed is None:
         seed = int(np.random.SeedSequence().entropy) & ((1 << 64) - 1)
     return np.array([seed & ((1 << 64) - 1)], dtype=np.uint64)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def popcount(x):
+    """Set bits of a uint64 (SWAR)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))

@@ -106,6 +106,7 @@ def build_book(depth: int, out: str | os.PathLike = BOOK_PATH, width: int = 7, h
     if depth < 0:
         raise ValueError(f"the book depth is a number of stones >= 0, not {depth}")
     out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)     # before the first progress save
     partial = out.with_name(out.name + ".partial")
     solver = Solver(width, height, tt_bits)
     geo = solver.geo
@@ -151,7 +152,6 @@ def build_book(depth: int, out: str | os.PathLike = BOOK_PATH, width: int = 7, h
             known[int(position_key(np.uint64(cur), np.uint64(mask), geo))] = best
     book = Book(np.array(list(known), dtype=np.uint64), np.array(list(known.values()), dtype=np.int8),
                 width, height, depth)
-    out.parent.mkdir(parents=True, exist_ok=True)
     book.save(out)
     partial.unlink(missing_ok=True)
     return book

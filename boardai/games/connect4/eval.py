@@ -19,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardai.games.connect4.kernel import BOARD, BOTTOM, OCCUPIED, STONES, _threat_cells, popcount
+from boardai.games.connect4.kernel import BOARD, BOTTOM, OCCUPIED, STONES, _threat_cells
+from boardai.games.layout import popcount
 from boardai.games.layout import HEIGHT, PLY, WIDTH
 
 LINES = 0

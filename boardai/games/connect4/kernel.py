@@ -145,15 +145,6 @@ def _threat_cells(p, h, w):
     return r
 
 
-@njit(cache=True, nogil=True, inline="always")
-def popcount(x):
-    """Set bits of a uint64 (SWAR)."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
 @njit(cache=True, nogil=True)
 def c4_winning_moves(state, colour, out):
     """Columns where a ``colour`` stone dropped now makes four; written to ``out``, counted.

@@ -32,6 +32,7 @@ from numba import njit
 from boardai.games.hex import vc
 from boardai.games.hex.inferior import fill, ring_table
 from boardai.games.hex.vc import ONE, ZERO, bit, connected, hsearch
+from boardai.games.layout import popcount
 
 INF = np.int64(1 << 40)
 EPS = 0.25                    # the 1+ε trick: child disproof threshold ceil(delta2 * (1+ε))
@@ -60,13 +61,18 @@ class HexSolveResult:
 # --- transposition table -----------------------------------------------------------------
 #   keys[i]   uint64 key (min of the hash and the hash of the 180° rotation), 0 = empty slot
 #   vals[i,0] phi (proof number of the side to move), vals[i,1] delta, vals[i,2] work
-#   mp[i]     mustplay bitboard of the node (valid when vals[i,2] > 0)
+#   sets[i,0] the moves still worth trying (the mustplay, narrowed by refuted moves' proofs)
+#   sets[i,1] a proven node: its proof set, the cells the winner's proof uses (the winner still
+#             wins if every other empty cell goes to the loser); an open node: the cells that
+#             justify cutting the move list to sets[i,0] (the opponent's semi carriers, the
+#             cells filled in, the proof sets of the refuted moves dropped)
+#   Both sets are kept in the orientation of the position with the smaller hash.
 
 
 def _new_tt(bits: int):
     size = 1 << bits
     return (np.zeros(size, dtype=np.uint64), np.zeros((size, 3), dtype=np.int64),
-            np.zeros(size, dtype=np.uint64))
+            np.zeros((size, 2), dtype=np.uint64))
 
 
 @njit(cache=True, nogil=True)
@@ -80,7 +86,7 @@ def _tt_find(keys, key):
 
 
 @njit(cache=True, nogil=True)
-def _tt_store(keys, vals, mp, key, phi, delta, work, mask):
+def _tt_store(keys, vals, mp, key, phi, delta, work, mask, pset):
     i = np.int64(key & np.uint64(keys.shape[0] - 1)) & ~np.int64(1)
     j = i
     if keys[i] != key:
@@ -92,7 +98,8 @@ def _tt_store(keys, vals, mp, key, phi, delta, work, mask):
     vals[j, 0] = phi
     vals[j, 1] = delta
     vals[j, 2] = work
-    mp[j] = mask
+    mp[j, 0] = mask
+    mp[j, 1] = pset
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -114,66 +121,112 @@ def _rotate(mask, n):
 # --- node evaluation ---------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def evaluate(black, white, mover, nbr, edges, ring, n, scr):
-    """(result, mustplay) for the side to move: LOSS if the opponent has an edge-to-edge full VC
-    (or no cell is left to stop its semis), WIN if the mover is connected, else UNKNOWN with the
-    cells it must choose from.  Dead cells and captured pairs are filled in first (``inferior.py``): the
-    value is the same, H-search sees more, and the filled cells are never moves."""
+    """(result, moves, cells) for the side to move.
+
+    LOSS if the opponent has an edge-to-edge full VC (or no cell is left to stop its semis), WIN
+    if the mover is connected, else UNKNOWN with the cells it must choose from.  ``cells`` is
+    the proof set of a decided node (the VC's carrier) and otherwise what justifies the move
+    list (the opponent's semi carriers); both include the cells filled in.  Dead cells and
+    captured pairs are filled in first (``inferior.py``): the value is the same, H-search sees
+    more, and the filled cells are never moves.
+    """
     fc, nf, sc, ns, pmask, pcell, pnb, near, dirty = scr
+    before = black | white
     black, white = fill(black, white, ring, n)
+    filled = (black | white) & ~before
     own = black if mover == 0 else white
     opp = white if mover == 0 else black
     o = 1 - mover
     if connected(opp, edges[2 * o], edges[2 * o + 1], nbr, n):
-        return LOSS, ZERO
+        return LOSS, ZERO, filled
     if connected(own, edges[2 * mover], edges[2 * mover + 1], nbr, n):
-        return WIN, ZERO          # the fill-in completed the mover's chain
+        return WIN, ZERO, filled          # the fill-in completed the mover's chain
     # The mover's own VCs are not searched: its edge-to-edge semis were all cut by the last
     # move (it was inside their common part, the mustplay), so a win found here would only
     # come from H-search's caps; the child that wins says so one ply down, at half the cost.
     full, semi, inter = hsearch(opp, own, o, nbr, edges, n, fc, nf, sc, ns, pmask, pcell,
                                 pnb, near, dirty)
-    if full or inter == ZERO:
-        return LOSS, ZERO
-    return UNKNOWN, inter
+    if full:
+        return LOSS, ZERO, fc[0, 1, 0] | filled
+    return (LOSS if inter == ZERO else UNKNOWN), inter, _few_semis(sc, ns, inter) | filled
+
+
+@njit(cache=True, nogil=True)
+def _few_semis(sc, ns, inter):
+    """The union of a few of the opponent's edge-to-edge semi carriers, smallest first, whose
+    common part is already ``inter``: each move outside the mustplay misses one of them, which
+    is all a proof needs (the union of them all would make proof sets larger)."""
+    m = ns[0, 1]
+    used = np.zeros(m, dtype=np.bool_)
+    common = ~ZERO
+    union = ZERO
+    while common != inter:
+        best = -1
+        best_size = 65
+        for i in range(m):
+            if not used[i] and common & ~sc[0, 1, i] != ZERO:   # cuts something new
+                size = popcount(sc[0, 1, i])
+                if size < best_size:
+                    best, best_size = i, size
+        if best < 0:
+            break
+        used[best] = True
+        common &= sc[0, 1, best]
+        union |= sc[0, 1, best]
+    return union
 
 
 # --- DFPN --------------------------------------------------------------------------------
+@njit(cache=True, nogil=True, inline="always")
+def _oriented(x, flip, n):
+    return _rotate(x, n) if flip else x
+
+
 @njit(cache=True, nogil=True)
 def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, ring, n, order,
          keys, vals, mp, scr, cmoves, stats):
     """Multiple iterative deepening at one node (negamax DFPN).  ``stats[0]`` counts nodes,
-    ``stats[1]`` is the node budget of this slice."""
+    ``stats[1]`` is the node budget of this slice.
+
+    A refuted move's proof set bounds the other moves: a move outside it leaves the opponent's
+    winning proof untouched, so it loses too.  The move list shrinks to that set and the proof
+    joins the node's justification; when no move is left the node is lost, and its proof set is
+    the justification.  A won node's proof set is the winning child's plus the move.
+    """
     key = _key(h, hr)
     t = _tt_find(keys, key)
     flip = hr < h
     if t >= 0 and vals[t, 2] > 0:
-        mask = _rotate(mp[t], n) if flip else mp[t]
         if vals[t, 0] == 0 or vals[t, 1] == 0:
             return
+        mask = _oriented(mp[t, 0], flip, n)
+        just = _oriented(mp[t, 1], flip, n)
     else:
         stats[0] += 1
-        res, mask = evaluate(black, white, mover, nbr, edges, ring, n, scr)
+        res, mask, just = evaluate(black, white, mover, nbr, edges, ring, n, scr)
         if res == WIN:
-            _tt_store(keys, vals, mp, key, 0, INF, 1, ZERO)
+            _tt_store(keys, vals, mp, key, 0, INF, 1, ZERO, _oriented(just, flip, n))
             return
         if res == LOSS:
-            _tt_store(keys, vals, mp, key, INF, 0, 1, ZERO)
+            _tt_store(keys, vals, mp, key, INF, 0, 1, ZERO, _oriented(just, flip, n))
             return
-    # children in the mustplay, in move order
-    k = 0
-    for i in range(n):
-        c = order[i]
-        if (mask >> np.uint64(c)) & ONE:
-            cmoves[depth, k] = c
-            k += 1
     work0 = stats[0]
     o = 1 - mover
+    k = -1                                  # the move list is (re)built when k < 0
     while True:
+        if k < 0:
+            k = 0
+            for i in range(n):
+                c = order[i]
+                if (mask >> np.uint64(c)) & ONE:
+                    cmoves[depth, k] = c
+                    k += 1
         phi = INF
         delta = np.int64(0)
         best = -1
         best_phi = np.int64(0)
         delta2 = INF
+        narrowed = False
         for i in range(k):
             c = cmoves[depth, i]
             ch = h ^ zob[mover, c] ^ zob[2, 0]
@@ -182,6 +235,12 @@ def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, 
             if ct >= 0:
                 cphi = vals[ct, 0]
                 cdelta = vals[ct, 1]
+                if cphi == 0:               # refuted: keep only the moves inside its proof
+                    proof = _oriented(mp[ct, 1], chr_ < ch, n)
+                    just |= proof
+                    mask &= proof & ~bit(c)
+                    narrowed = True
+                    break
             else:
                 cphi = np.int64(1)
                 cdelta = np.int64(1)
@@ -193,11 +252,20 @@ def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, 
                 best_phi = cphi
             elif cdelta < delta2:
                 delta2 = cdelta
+        if narrowed:
+            k = -1
+            continue
         if delta > INF:
             delta = INF
+        if phi == 0:                        # won: the winning child's proof and the move
+            c = cmoves[depth, best]
+            ch = h ^ zob[mover, c] ^ zob[2, 0]
+            chr_ = hr ^ zob[mover, n - 1 - c] ^ zob[2, 0]
+            ct = _tt_find(keys, _key(ch, chr_))
+            just = _oriented(mp[ct, 1], chr_ < ch, n) | bit(c)
         if phi >= thphi or delta >= thdelta or stats[0] >= stats[1]:
             _tt_store(keys, vals, mp, key, phi, delta, stats[0] - work0 + 1,
-                      _rotate(mask, n) if flip else mask)
+                      _oriented(mask, flip, n), _oriented(just, flip, n))
             return
         c = cmoves[depth, best]
         cthphi = thdelta - delta + best_phi
