@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from boardai.games.hex.kernel import neighbour_table
+from boardai.games.layout import popcount
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -91,7 +92,7 @@ def connected(own, edge_a, edge_b, nbr, n):
 @njit(cache=True, nogil=True)
 def _add(car, cnt, x, y, c, k):
     """Add carrier ``c`` to the list of pair (x, y) unless a subset is there; drop supersets.
-    Returns True if the list changed."""
+    A full list keeps its ``k`` smallest carriers.  Returns True if the list changed."""
     if x > y:
         x, y = y, x
     m = cnt[x, y]
@@ -108,7 +109,16 @@ def _add(car, cnt, x, y, c, k):
         car[x, y, j] = c
         j += 1
     elif j == m:
-        return False
+        # full: a smaller carrier takes the place of the largest (small ones cut more)
+        big = 0
+        big_size = popcount(car[x, y, 0])
+        for i in range(1, j):
+            size = popcount(car[x, y, i])
+            if size > big_size:
+                big, big_size = i, size
+        if popcount(c) >= big_size:
+            return False
+        car[x, y, big] = c
     cnt[x, y] = j
     return True
 
