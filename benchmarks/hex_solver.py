@@ -3,6 +3,7 @@
 
     python benchmarks/hex_solver.py --size 5
     python benchmarks/hex_solver.py --size 6 --time 60      # per-opening limit in seconds
+    python benchmarks/hex_solver.py --size 7 --time 120 --threads 2
     python benchmarks/hex_solver.py --size 8 --cells d4,e5  # stretch: 8x8 centre openings
 """
 
@@ -21,27 +22,36 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", type=int, default=5)
     ap.add_argument("--time", type=float, default=None, help="seconds per opening (default none)")
-    ap.add_argument("--cells", default="", help="only these openings, e.g. d4,e5")
+    ap.add_argument("--cells", default="", help="only these openings, e.g. d4,e5 (one thread)")
+    ap.add_argument("--threads", type=int, default=1, help="openings solved side by side")
     args = ap.parse_args()
     S.solve(HexBoard(2))                       # load the compiled code before timing
-    names = [x for x in args.cells.split(",") if x] or \
-        [HexBoard(args.size).move_name(c) for c in range(args.size ** 2)]
-    rows, t0 = [], time.perf_counter()
-    for name in names:
-        board = HexBoard.from_moves(name, args.size)
-        t = time.perf_counter()
+    rows = []
+
+    def progress(name, winner, nodes, seconds):
+        rows.append({"opening": name, "winner": winner, "nodes": nodes,
+                     "seconds": round(seconds, 3)})
+        print(f"{name:4} {winner or 'unsolved':8} {nodes:9} nodes {seconds:8.2f} s", flush=True)
+
+    t0, c0 = time.perf_counter(), time.process_time()
+    if args.cells:
         s = S._solver_for(args.size, args.size)
-        n0 = int(s.stats[0])
-        r = s.run(s.position(board.cells, 1), 1,
-                  None if args.time is None else t + args.time)
-        winner = {S.WIN: "white", S.LOSS: "black"}.get(r)
-        rows.append({"opening": name, "winner": winner, "nodes": int(s.stats[0]) - n0,
-                     "seconds": round(time.perf_counter() - t, 3)})
-        print(f"{name:4} {winner or 'unsolved':8} {rows[-1]['nodes']:9} nodes "
-              f"{rows[-1]['seconds']:8.2f} s", flush=True)
-    total = time.perf_counter() - t0
-    print(json.dumps({"size": args.size, "solved": sum(r["winner"] is not None for r in rows),
-                      "openings": len(rows), "total_seconds": round(total, 2),
+        for name in args.cells.split(","):
+            board = HexBoard.from_moves(name, args.size)
+            t, n0 = time.perf_counter(), int(s.stats[0])
+            r = s.run(s.position(board.cells, 1), 1, None if args.time is None else t + args.time)
+            progress(name, {S.WIN: "white", S.LOSS: "black"}.get(r), int(s.stats[0]) - n0,
+                     time.perf_counter() - t)
+        winners = {r["opening"]: r["winner"] for r in rows}
+    else:                                      # every opening; 180-degree images not searched
+        winners = S.solve_openings(args.size, args.time, progress, args.threads)
+    print(json.dumps({"size": args.size, "threads": args.threads,
+                      "solved": sum(w is not None for w in winners.values()),
+                      "openings": len(winners), "searched": len(rows),
+                      "total_seconds": round(time.perf_counter() - t0, 2),
+                      "cpu_seconds": round(time.process_time() - c0, 2),
+                      "black_wins": sorted(k for k, w in winners.items() if w == "black"),
+                      "unsolved": sorted(k for k, w in winners.items() if w is None),
                       "load": os.getloadavg()[0]}))
 
 

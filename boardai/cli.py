@@ -287,9 +287,11 @@ def book_connect4_cmd(depth, out) -> None:
 @click.option("--sizes", default="1-6", show_default=True,
               help="Board sizes: N, N-M or a comma list (the solver handles up to 8).")
 @click.option("--time", "seconds", type=float, help="Seconds per opening (default: no limit).")
+@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Openings solved side by side.")
 @click.option("--out", type=click.Path(dir_okay=False),
               help="Where to write (default: the package's table).")
-def book_hex_cmd(sizes, seconds, out) -> None:
+def book_hex_cmd(sizes, seconds, threads, out) -> None:
     """Solve every one-stone opening of each size: the table the solver engine swaps by.
 
     A size with an opening not solved within --time is left out of the table.
@@ -310,7 +312,7 @@ def book_hex_cmd(sizes, seconds, out) -> None:
     def progress(name, winner, nodes, secs):
         click.echo(f"  {name}: {winner or 'unsolved'} ({nodes} nodes, {secs:.2f} s)", err=True)
 
-    table = build_opening_table(wanted, out or OPENINGS_PATH, seconds, progress)
+    table = build_opening_table(wanted, out or OPENINGS_PATH, seconds, progress, threads)
     for size in wanted:
         if size in table:
             wins = sorted(k for k, v in table[size].items() if v == "black")
@@ -650,21 +652,24 @@ def bench_solver_cmd(classes, limit, tt_bits, as_json) -> None:
 @click.option("--moves", default="", help='Moves from the empty board: "c3 d4" (no swap).')
 @click.option("--all-openings", is_flag=True, help="Solve every one-stone opening by Black.")
 @click.option("--time", "seconds", type=float, help="Seconds per position (default: no limit).")
+@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="--all-openings: openings solved side by side.")
 @click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
-def solve_hex_cmd(size, moves, all_openings, seconds, as_json) -> None:
+def solve_hex_cmd(size, moves, all_openings, seconds, threads, as_json) -> None:
     """Solve a Hex position (DFPN with virtual connections): winner and winning moves.
 
     \b
     Examples:
       boardai solve hex --size 5 --moves "c3"
       boardai solve hex --size 6 --all-openings --json   # {"openings": {"a1": "white", ...}}
+      boardai solve hex --size 7 --all-openings --threads 2 --time 120
       boardai solve hex --size 7 --moves "d4" --time 60
     """
     from boardai.games.hex.solver import run_solve_command
 
     try:
         run_solve_command(size, moves, all_openings, seconds, as_json, click.echo,
-                          lambda line: click.echo(line, err=True))
+                          lambda line: click.echo(line, err=True), threads)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
 
