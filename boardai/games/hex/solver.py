@@ -37,7 +37,7 @@ from boardai.games.layout import popcount
 
 INF = np.int64(1 << 40)
 EPS = 0.25                    # the 1+ε trick: child disproof threshold ceil(delta2 * (1+ε))
-TT_BITS = 21                   # 2M entries, ~50 MB
+TT_BITS = 23                   # 8M entries of 48 bytes (pages are touched only when used)
 SLICE_NODES = 2_000            # nodes per jitted slice (the clock is read between slices)
 WIN, LOSS, UNKNOWN = 1, -1, 0
 
