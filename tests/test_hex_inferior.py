@@ -11,23 +11,11 @@ from hypothesis import given, settings, strategies as st
 from boardai.games.hex.board import HexBoard
 from boardai.games.hex.inferior import fill, is_dead, ring_table
 from boardai.games.hex.solver import solve_openings
-from test_hex_solver import mover_wins
-
-
-def _random_board(data, size: int) -> HexBoard:
-    board = HexBoard(size)
-    for _ in range(data.draw(st.integers(0, size * size - 2))):
-        if board.is_game_over():
-            break
-        board.push(data.draw(st.sampled_from(list(board.legal_moves))))
-    if board.is_game_over():
-        board.pop()
-    return board
+from test_hex_solver import _joined, _nbrs, mover_wins, random_board, stone_bits
 
 
 def _bits(board: HexBoard):
-    black = sum(1 << i for i, v in enumerate(board.cells) if v == 1)
-    white = sum(1 << i for i, v in enumerate(board.cells) if v == 2)
+    black, white = stone_bits(board)
     return np.uint64(black), np.uint64(white)
 
 
@@ -47,34 +35,17 @@ def _winner_after(board: HexBoard, black: int, white: int) -> str:
     rows = [set(range(0, size)), set(range(size * (size - 1), size * size))]
     cols = [set(range(0, size * size, size)), set(range(size - 1, size * size, size))]
     for colour, (a, b), own in ((0, rows, black), (1, cols, white)):
-        if _joined(own, a, b, size):
+        if _joined(own, a, b, _nbrs(size)):
             return "black" if colour == 0 else "white"
     mover = int(board.turn)
     wins = mover_wins(filled)
     return ("black" if mover == 0 else "white") if wins else ("white" if mover == 0 else "black")
 
 
-def _joined(stones: int, starts, goal, size: int) -> bool:
-    todo = [c for c in starts if stones >> c & 1]
-    seen = set(todo)
-    while todo:
-        c = todo.pop()
-        if c in goal:
-            return True
-        r, q = divmod(c, size)
-        for dr, dq in ((0, -1), (0, 1), (-1, 0), (-1, 1), (1, 0), (1, -1)):
-            if 0 <= r + dr < size and 0 <= q + dq < size:
-                d = (r + dr) * size + q + dq
-                if stones >> d & 1 and d not in seen:
-                    seen.add(d)
-                    todo.append(d)
-    return False
-
-
 @settings(max_examples=80, deadline=None)
 @given(size=st.integers(2, 4), data=st.data())
 def test_fill_in_keeps_the_value(size, data):
-    board = _random_board(data, size)
+    board = random_board(data, size)
     black, white = _bits(board)
     fb, fw = fill(black, white, ring_table(size, size), size * size)
     assert int(fb) & int(black) == int(black) and int(fw) & int(white) == int(white)
@@ -85,7 +56,7 @@ def test_fill_in_keeps_the_value(size, data):
 @settings(max_examples=80, deadline=None)
 @given(size=st.integers(2, 4), data=st.data())
 def test_a_dead_cell_may_take_either_colour(size, data):
-    board = _random_board(data, size)
+    board = random_board(data, size)
     black, white = _bits(board)
     ring = ring_table(size, size)
     value = _winner_after(board, int(black), int(white))

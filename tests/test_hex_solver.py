@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -62,6 +63,26 @@ def _wins(size, own, opp, colour, nbrs, edges):
     return _MEMO[key]
 
 
+def stone_bits(board: HexBoard) -> tuple[int, int]:
+    """Black's and White's stones as bit masks (bit i = cell i)."""
+    black = sum(1 << i for i, v in enumerate(board.cells) if v == 1)
+    white = sum(1 << i for i, v in enumerate(board.cells) if v == 2)
+    return black, white
+
+
+def random_board(data, size: int, most: int | None = None) -> HexBoard:
+    """A position reached by up to ``most`` random moves (default: all but two cells), never
+    one already won."""
+    board = HexBoard(size)
+    for _ in range(data.draw(st.integers(0, size * size - 2 if most is None else most))):
+        if board.is_game_over():
+            break
+        board.push(data.draw(st.sampled_from(list(board.legal_moves))))
+    if board.is_game_over():
+        board.pop()
+    return board
+
+
 def mover_wins(board: HexBoard) -> bool:
     """Ground truth: plain minimax over the whole game tree (no Hex knowledge, memo)."""
     if board.is_game_over():
@@ -70,8 +91,7 @@ def mover_wins(board: HexBoard) -> bool:
     nbrs = _nbrs(n)
     rows = [set(range(r * n, r * n + n)) for r in (0, n - 1)]
     cols = [set(range(c, n * n, n)) for c in (0, n - 1)]
-    black = sum(1 << i for i, v in enumerate(board.cells) if v == 1)
-    white = sum(1 << i for i, v in enumerate(board.cells) if v == 2)
+    black, white = stone_bits(board)
     own, opp = (black, white) if int(board.turn) == 0 else (white, black)
     return _wins(n, own, opp, int(board.turn), nbrs, (rows, cols))
 
@@ -98,14 +118,7 @@ def test_every_opening_agrees_with_minimax(size):
 @settings(max_examples=60, deadline=None)
 @given(size=st.integers(2, 4), data=st.data())
 def test_random_positions_agree_with_minimax(size, data):
-    board = HexBoard(size)
-    plies = data.draw(st.integers(0, size * size - 1))
-    for _ in range(plies):
-        if board.is_game_over():
-            break
-        board.push(data.draw(st.sampled_from(list(board.legal_moves))))
-    if board.is_game_over():
-        board.pop()
+    board = random_board(data, size, size * size - 1)
     result = solve(board)
     expected = board.turn if mover_wins(board) else board.turn.other
     assert result.winner == str(expected).lower()
@@ -116,13 +129,7 @@ def test_random_positions_agree_with_minimax(size, data):
 @settings(max_examples=25, deadline=None)
 @given(size=st.integers(2, 4), data=st.data())
 def test_engine_move_plays_a_winning_move_when_there_is_one(size, data):
-    board = HexBoard(size)
-    for _ in range(data.draw(st.integers(0, size * size - 2))):
-        if board.is_game_over():
-            break
-        board.push(data.draw(st.sampled_from(list(board.legal_moves))))
-    if board.is_game_over():
-        board.pop()
+    board = random_board(data, size)
     answer = engine_move(board, None)
     assert answer is not None
     move, info = answer
@@ -170,6 +177,19 @@ def test_book_hex_command_writes_a_table(tmp_path):
     assert data["openings"]["3"] == solve_openings(3)
     bad = CliRunner().invoke(main, ["book", "hex", "--sizes", "2-9"])
     assert bad.exit_code == 2 and "1 to 8" in bad.stderr
+
+
+def test_a_stopped_search_leaves_nothing_wrong_for_the_rotated_position():
+    """Regression: a table entry shared by a position and its 180-degree image once kept its
+    move list in the orientation of whichever stored it, so a stopped search of 6x6 a3 made
+    f4 (its image) look lost."""
+    s = hex_solver._Solver(6, 6, 18)
+    a3 = HexBoard.from_moves("a3", 6)
+    r = s.run(s.position(a3.cells, 1), 1, time.perf_counter() + 0.05)   # a slice, then stop
+    assert r == hex_solver.UNKNOWN and s.stats[0] > 0
+    f4 = HexBoard.from_moves("f4", 6)
+    assert s.run(s.position(f4.cells, 1), 1, None) == hex_solver.LOSS    # Black's f4 wins
+    assert opening_table()[6]["f4"] == opening_table()[6]["a3"] == "black"
 
 
 def test_unsolved_in_time_gives_none():

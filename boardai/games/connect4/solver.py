@@ -344,17 +344,25 @@ def solve_bits(cur, mask, n, weak, geo, order, tt, work, stats):
     return lo
 
 
-@njit(cache=True, nogil=True)
-def analyze_bits(cur, mask, n, weak, geo, order, tt, work, stats, out):
-    """Score of every column for the side to move (``FULL_COLUMN`` for a full one) into ``out``."""
-    w = geo[G_W]
+@njit(cache=True, nogil=True, inline="always")
+def _columns(cur, mask, geo):
+    """(playable cells, cells that make four for the side to move, bottom column's mask, bits
+    from one column to the next): what scoring moves column by column starts from."""
     h = geo[G_H]
-    ceil = geo[G_CEIL]
     board = np.uint64(geo[G_BOARD])
     stride = np.uint64(h + 1)
     colmask = (np.uint64(1) << np.uint64(h)) - np.uint64(1)
     possible = (mask + np.uint64(geo[G_BOTTOM])) & board
-    wins = _threat_cells(cur, h, w) & (board ^ mask)
+    wins = _threat_cells(cur, h, geo[G_W]) & (board ^ mask)
+    return possible, wins, colmask, stride
+
+
+@njit(cache=True, nogil=True)
+def analyze_bits(cur, mask, n, weak, geo, order, tt, work, stats, out):
+    """Score of every column for the side to move (``FULL_COLUMN`` for a full one) into ``out``."""
+    w = geo[G_W]
+    ceil = geo[G_CEIL]
+    possible, wins, colmask, stride = _columns(cur, mask, geo)
     for c in range(w):
         mv = possible & (colmask << (np.uint64(c) * stride))
         if mv == 0:
@@ -376,13 +384,8 @@ def best_move_bits(cur, mask, n, geo, order, tt, work, stats):
     does.  Much cheaper than scoring every column, since the solve leaves the bounds in the table.
     Returns (ABORTED, -1) if the node budget ran out."""
     w = geo[G_W]
-    h = geo[G_H]
     ceil = geo[G_CEIL]
-    board = np.uint64(geo[G_BOARD])
-    stride = np.uint64(h + 1)
-    colmask = (np.uint64(1) << np.uint64(h)) - np.uint64(1)
-    possible = (mask + np.uint64(geo[G_BOTTOM])) & board
-    wins = _threat_cells(cur, h, w) & (board ^ mask)
+    possible, wins, colmask, stride = _columns(cur, mask, geo)
     for i in range(w):
         c = order[i]
         if possible & wins & (colmask << (np.uint64(c) * stride)):
