@@ -229,6 +229,14 @@ def test_cli_position_json_and_text():
     assert "wins (white to move)" in text
 
 
+def test_cli_reports_progress_on_a_long_solve(monkeypatch):
+    monkeypatch.setattr(hex_solver, "PROGRESS_EVERY", 0.0)      # every slice
+    res = run_cli("--size", "5", "--moves", "a1")
+    assert res.exit_code == 0, res.output
+    assert "nodes  (proof number" in res.stderr
+    assert "wins (white to move)" in res.stdout
+
+
 @pytest.mark.parametrize("args, message", [
     (("--size", "9"), "1..8"),
     (("--size", "3", "--moves", "zz"), "a1..c3"),

@@ -39,6 +39,7 @@ INF = np.int64(1 << 40)
 EPS = 0.25                    # the 1+ε trick: child disproof threshold ceil(delta2 * (1+ε))
 TT_BITS = 23                   # 8M entries of 48 bytes (pages are touched only when used)
 SLICE_NODES = 2_000            # nodes per jitted slice (the clock is read between slices)
+PROGRESS_EVERY = 5.0           # seconds between progress reports of a long solve
 WIN, LOSS, UNKNOWN = 1, -1, 0
 
 
@@ -339,17 +340,24 @@ class _Solver:
         hr = hr ^ self.zob[mover, self.n - 1 - c] ^ self.zob[2, 0]
         return black, white, h, hr
 
-    def run(self, pos, mover: int, deadline: float | None) -> int:
-        """Solve ``pos`` (WIN/LOSS for the side to move), UNKNOWN if the deadline passes."""
+    def run(self, pos, mover: int, deadline: float | None, progress=None) -> int:
+        """Solve ``pos`` (WIN/LOSS for the side to move), UNKNOWN if the deadline passes.
+        ``progress(nodes, seconds, phi, delta)`` is called every PROGRESS_EVERY seconds."""
         black, white, h, hr = pos
+        t0 = last = time.perf_counter()
+        n0 = int(self.stats[0])
         while True:
             phi, delta, _ = _tt_value(self.keys, self.vals, h, hr)
             if phi == 0:
                 return WIN
             if delta == 0:
                 return LOSS
-            if deadline is not None and time.perf_counter() >= deadline:
+            now = time.perf_counter()
+            if deadline is not None and now >= deadline:
                 return UNKNOWN
+            if progress is not None and now - last >= PROGRESS_EVERY:
+                progress(int(self.stats[0]) - n0, now - t0, int(phi), int(delta))
+                last = now
             self.stats[1] = self.stats[0] + SLICE_NODES
             _mid(black, white, mover, h, hr, INF, INF, 0, 0, self.zob, self.nbr, self.edges,
                  self.ring, self.n, self.order, self.keys, self.vals, self.mp, self.scr, self.cmoves,
@@ -383,18 +391,19 @@ def _colour(i: int) -> str:
     return "black" if i == 0 else "white"
 
 
-def _solve_children(s: _Solver, pos, mover: int, empty: list[int], deadline):
+def _solve_children(s: _Solver, pos, mover: int, empty: list[int], deadline, progress=None):
     """Result of every move (the side to move's view); None where the deadline passed."""
     out = {}
     for c in empty:
-        r = s.run(s.child(pos, mover, c), 1 - mover, deadline)
+        r = s.run(s.child(pos, mover, c), 1 - mover, deadline, progress)
         out[c] = None if r == UNKNOWN else (r == LOSS)
     return out
 
 
-def solve(board, time_limit: float | None = None) -> HexSolveResult:
+def solve(board, time_limit: float | None = None, progress=None) -> HexSolveResult:
     """The winner of ``board`` with perfect play (no swap from here on), and every winning move
-    of the side to move.  ``time_limit`` in seconds (None: no limit)."""
+    of the side to move.  ``time_limit`` in seconds (None: no limit); ``progress(nodes,
+    seconds, phi, delta)`` is called every few seconds of a long search."""
     _check_board(board)
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + float(time_limit)
@@ -402,13 +411,13 @@ def solve(board, time_limit: float | None = None) -> HexSolveResult:
     mover = int(board.turn)
     pos = s.position(board.cells, mover)
     n0 = int(s.stats[0])
-    r = s.run(pos, mover, deadline)
+    r = s.run(pos, mover, deadline, progress)
     result = HexSolveResult(None, _colour(mover))
     if r != UNKNOWN:
         result.winner = _colour(mover if r == WIN else 1 - mover)
         if r == WIN:
             empty = [c for c in range(s.n) if board.cells[c] == 0]
-            wins = _solve_children(s, pos, mover, empty, deadline)
+            wins = _solve_children(s, pos, mover, empty, deadline, progress)
             if any(v is None for v in wins.values()):
                 result.winner = None
             else:
@@ -592,7 +601,11 @@ def run_solve_command(size: int, moves: str, all_openings: bool, time_limit: flo
             echo(f"Black's winning openings ({len(wins)}): {' '.join(wins)}  [{total:.2f} s]")
         return
     board = HexBoard.from_moves(moves, size)
-    result = solve(board, time_limit)
+
+    def report(nodes, seconds, phi, delta):
+        err(f"{seconds:6.0f} s  {nodes} nodes  (proof number {phi}, disproof number {delta})")
+
+    result = solve(board, time_limit, report)
     if as_json:
         echo(json.dumps({"size": size, "moves": board.moves_text(), **result.to_json()}))
     else:
