@@ -287,6 +287,22 @@ def test_best_move_keeps_the_exact_score(seed):
         assert column == order[0]
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10 ** 9), size=st.sampled_from([(7, 6), (5, 4), (4, 4)]))
+def test_best_move_matches_exhaustive_search(seed, size):
+    w, h = size
+    board = positions(seed, w, h, empties=8, count=1)[0]
+    score, column = solver_for(w, h).best_move(board)
+    assert score == exhaustive(board)
+    child = board.copy()
+    child.push(column)
+    if child.is_game_over():
+        won = child.outcome().winner is not None
+        assert score == (solver_for(w, h).win_score(board.ply) if won else 0)
+    else:
+        assert -exhaustive(child) == score
+
+
 def test_solver_engine_plays_from_the_search_past_the_book():
     engine = make_engine("solver:book=0,tt_bits=18")
     for board in positions(22, 7, 6, empties=14, count=3):
