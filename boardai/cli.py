@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 
 import click
@@ -264,23 +265,51 @@ def book() -> None:
 @book.command("connect4", context_settings=CONTEXT)
 @click.option("--depth", type=click.IntRange(0, 20), required=True,
               help="Solve every position with this many stones; shallower ones follow.")
+@click.option("--lines", type=click.IntRange(0, 41),
+              help="Then add the solver engine's own lines (its best move, any reply) up to "
+                   "this many stones.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Where to write (default: the package's book).")
-def book_connect4_cmd(depth, out) -> None:
+def book_connect4_cmd(depth, lines, out) -> None:
     """Build the Connect Four opening book (resumable: run it again after an interruption).
 
+    Every position of up to --depth stones gets its exact score.  A book of that depth already
+    at --out is kept, so --lines can extend it: each position the solver engine can meet on
+    its lines up to --lines stones gets its best move too.
+
     \b
-    Example:
+    Examples:
       boardai book connect4 --depth 2
+      boardai book connect4 --depth 2 --lines 5
     """
     from rich.progress import Progress
 
-    from boardai.games.connect4.book import BOOK_PATH, build_book
+    from boardai.games.connect4.book import BOOK_PATH, Book, build_book, build_lines
 
+    target = out or BOOK_PATH
+    try:
+        existing = Book.load(target).depth if os.path.exists(target) else None
+    except (OSError, ValueError, KeyError) as exc:
+        raise click.UsageError(f"{target} is not a book: {exc}") from None
     with Progress() as bar:
-        task = bar.add_task(f"solving {depth}-stone positions", total=None)
-        built = build_book(depth, out or BOOK_PATH,
-                           progress=lambda done, total: bar.update(task, completed=done, total=total))
-    click.echo(f"{len(built)} positions (up to {depth} stones) written to {out or BOOK_PATH}")
+        if existing != depth:
+            task = bar.add_task(f"solving {depth}-stone positions", total=None)
+            built = build_book(depth, target,
+                               progress=lambda done, total: bar.update(task, completed=done,
+                                                                       total=total))
+        else:
+            built = Book.load(target)
+        if lines is not None:
+            tasks: dict[int, int] = {}
+
+            def step(ply, done, total):
+                if ply not in tasks:
+                    tasks[ply] = bar.add_task(f"engine lines, {ply} stones", total=total)
+                bar.update(tasks[ply], completed=done, total=total)
+
+            built = build_lines(lines, target, progress=step)
+    click.echo(f"{len(built)} positions (every one up to {depth} stones"
+               + (f", the engine's lines up to {lines}" if lines is not None else "")
+               + f") written to {target}")
 
 
 @book.command("hex", context_settings=CONTEXT)

@@ -15,7 +15,7 @@ from boardai.cli import main
 from boardai.engines.registry import make_engine
 from boardai.games.connect4.bench import classify, moves_left, read_set
 from boardai.games.connect4.board import Connect4Board
-from boardai.games.connect4.book import Book, build_book, positions_at, shipped_book
+from boardai.games.connect4.book import Book, build_book, build_lines, positions_at, shipped_book
 from boardai.games.connect4.solver import FULL_COLUMN, Solver
 
 SOLVERS: dict[tuple[int, int], Solver] = {}
@@ -233,6 +233,25 @@ def test_small_book_agrees_with_search(tmp_path):
         for board in rng.sample(sample, min(6, len(sample))):
             assert again.get(board) == book.get(board) == solver.solve(board)
     assert not (tmp_path / "new-dir" / "book.npz.partial").exists()
+
+
+def test_engine_lines_hold_a_best_move_for_every_position_the_engine_meets(tmp_path):
+    out = tmp_path / "book.npz"
+    build_book(2, out, width=5, height=4, tt_bits=16)
+    book = build_lines(6, out, tt_bits=16)
+    assert Book.load(out).lines_ply == 6 and not (tmp_path / "book.npz.lines.partial").exists()
+    solver = Solver(5, 4, tt_bits=16)
+    rng = random.Random(5)
+    for game in range(16):                      # the engine plays Black, then White
+        board = Connect4Board(5, 4)
+        while not board.is_game_over() and board.ply <= 6:
+            if board.ply % 2 == game % 2:
+                score, column = book.best_move(board)
+                scores = solver.analyze(board)
+                assert score == max(scores) == scores[column] == book.get(board)
+                board.push(column)
+            else:
+                board.push(rng.choice(list(board.legal_moves)))
 
 
 def test_shipped_book_is_consistent_with_its_children():

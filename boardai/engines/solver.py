@@ -2,8 +2,8 @@
 
 Connect Four: a move keeping the position's exact score is played, which is the fastest win, the
 slowest loss, or a draw kept (Pons' scores grow with the speed of a win); ties go to the column
-nearest the centre.  Inside the opening book every column's score is looked up; past it the
-position is solved and the columns tried one null-window test each until one keeps the score
+nearest the centre.  On its own lines the opening book stores the best move; inside the book's
+complete part every column's score is looked up; elsewhere the position is solved and the columns tried one null-window test each until one keeps the score
 (``games/connect4/solver.py``, ``best_move``).  ``analyse`` scores every column exactly and
 puts them in ``info["scores"]``.  Late in a game that takes microseconds;
 early, past the book, it can take minutes, so the search gets 70% of ``time`` (default 10 s)
@@ -66,7 +66,11 @@ class SolverEngine(Engine):
         budget = None if self.opts.get("exact") else seconds * SOLVE_SHARE
         nodes = solver.solver.nodes
         book = solver.book
-        if every_column or (book is not None and board.ply + 1 <= book.depth):
+        stored = None if (every_column or book is None) else book.best_move(board)
+        if stored is not None:                           # on the engine's lines in the book
+            s, best = stored
+            legal, scores = [best], {best: s}
+        elif every_column or (book is not None and board.ply + 1 <= book.depth):
             scores = solver.analyze_board(board, budget)
             if scores is None:
                 return self._fallback(board, seconds, clock, f"not solved in {budget:g} s")

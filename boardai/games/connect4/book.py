@@ -21,7 +21,7 @@ import numpy as np
 
 from boardai.games.connect4.board import Connect4Board
 from boardai.games.connect4.solver import (
-    Solver, make_geometry, position_key, state_bits, win_score,
+    G_BOTTOM, Solver, make_geometry, position_key, state_bits, win_score,
 )
 
 BOOK_PATH = Path(__file__).resolve().parent.parent.parent / "data" / "connect4_book.npz"
@@ -29,14 +29,25 @@ SAVE_EVERY_S = 20.0
 BOOK_TT_BITS = 24         # early positions: a larger table saves more nodes than it costs
 
 
-class Book:
-    """Exact scores of the positions with at most ``depth`` stones (one board size)."""
+NO_MOVE = -1
 
-    def __init__(self, keys: np.ndarray, scores: np.ndarray, width: int, height: int, depth: int):
+
+class Book:
+    """Exact scores of every position with at most ``depth`` stones (one board size), and of the
+    deeper positions on the ``solver`` engine's lines (``build_lines``), which also keep their
+    best move (``moves``: the column for the position the key was taken from, NO_MOVE if none
+    is stored)."""
+
+    def __init__(self, keys: np.ndarray, scores: np.ndarray, width: int, height: int, depth: int,
+                 moves: np.ndarray | None = None, lines_ply: int = -1):
         order = np.argsort(keys)
         self.keys = np.ascontiguousarray(keys[order], dtype=np.uint64)
         self.scores = np.ascontiguousarray(scores[order], dtype=np.int8)
+        if moves is None:
+            moves = np.full(len(keys), NO_MOVE, dtype=np.int8)
+        self.moves = np.ascontiguousarray(moves[order], dtype=np.int8)
         self.width, self.height, self.depth = width, height, depth
+        self.lines_ply = lines_ply        # the engine's lines are covered up to this ply
         self._geo = make_geometry(width, height)
 
     def __len__(self) -> int:
@@ -46,25 +57,51 @@ class Book:
         cur, mask, _ = state_bits(board.state)
         return position_key(np.uint64(cur), np.uint64(mask), self._geo)
 
-    def get(self, board: Connect4Board) -> int | None:
-        """The score of ``board`` for the side to move, or None if the book does not hold it."""
-        if (board.width, board.height) != (self.width, self.height) or board.ply > self.depth \
-                or board.is_game_over():
+    def _mirrored(self, board: Connect4Board) -> bool:
+        """Is the book's key of ``board`` its mirror image's?"""
+        cur, mask, _ = state_bits(board.state)
+        return int(self.key(board)) != cur + mask + int(self._geo[G_BOTTOM])
+
+    def _index(self, board: Connect4Board) -> int | None:
+        if (board.width, board.height) != (self.width, self.height) or board.is_game_over():
             return None
         k = self.key(board)
         i = int(np.searchsorted(self.keys, k))
-        if i < len(self.keys) and self.keys[i] == k:
-            return int(self.scores[i])
-        return None
+        return i if i < len(self.keys) and self.keys[i] == k else None
+
+    def get(self, board: Connect4Board) -> int | None:
+        """The score of ``board`` for the side to move, or None if the book does not hold it."""
+        i = self._index(board)
+        return None if i is None else int(self.scores[i])
+
+    def best_move(self, board: Connect4Board) -> tuple[int, int] | None:
+        """(score, column) of a best move of ``board`` if the book stores one."""
+        i = self._index(board)
+        if i is None or self.moves[i] == NO_MOVE:
+            return None
+        col = int(self.moves[i])
+        return int(self.scores[i]), (self.width - 1 - col if self._mirrored(board) else col)
+
+    def with_moves(self, entries: dict[int, tuple[int, int]], lines_ply: int) -> "Book":
+        """This book plus ``entries`` (key -> (score, column in the key's orientation))."""
+        known = {int(k): (int(s), int(m)) for k, s, m in zip(self.keys, self.scores, self.moves)}
+        known.update(entries)
+        keys = np.array(list(known), dtype=np.uint64)
+        vals = np.array(list(known.values()), dtype=np.int64).reshape(-1, 2)
+        return Book(keys, vals[:, 0], self.width, self.height, self.depth, vals[:, 1], lines_ply)
 
     def save(self, path: str | os.PathLike) -> None:
-        np.savez_compressed(path, keys=self.keys, scores=self.scores, width=self.width,
-                            height=self.height, depth=self.depth)
+        np.savez_compressed(path, keys=self.keys, scores=self.scores, moves=self.moves,
+                            width=self.width, height=self.height, depth=self.depth,
+                            lines_ply=self.lines_ply)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Book":
         with np.load(path) as z:
-            return cls(z["keys"], z["scores"], int(z["width"]), int(z["height"]), int(z["depth"]))
+            moves = z["moves"] if "moves" in z.files else None
+            lines = int(z["lines_ply"]) if "lines_ply" in z.files else -1
+            return cls(z["keys"], z["scores"], int(z["width"]), int(z["height"]), int(z["depth"]),
+                       moves, lines)
 
 
 _SHIPPED: Book | None = None
@@ -155,3 +192,94 @@ def build_book(depth: int, out: str | os.PathLike = BOOK_PATH, width: int = 7, h
     book.save(out)
     partial.unlink(missing_ok=True)
     return book
+
+
+def build_lines(max_ply: int, out: str | os.PathLike = BOOK_PATH, tt_bits: int = BOOK_TT_BITS,
+                progress: Callable[[int, int, int], None] | None = None) -> Book:
+    """Extend the book at ``out`` with the ``solver`` engine's lines up to ``max_ply`` stones.
+
+    The engine's positions are the empty board and every 1-stone board (it may play either
+    side), and then, ply by ply, each of them plus its best move plus any reply.  Each one gets
+    its exact score and best move (the book's children where it holds them, else
+    ``Solver.best_move``: the fastest win, the slowest loss, centre first among equals), so
+    the engine answers on these lines without searching.  Saves progress every few seconds to
+    ``<out>.lines.partial`` and resumes from it.  ``progress(ply, done, total)`` after each.
+    """
+    out = Path(out)
+    book = Book.load(out)
+    width, height = book.width, book.height
+    partial = out.with_name(out.name + ".lines.partial")
+    entries: dict[int, tuple[int, int]] = {}
+    if partial.exists():
+        with np.load(partial) as z:
+            entries = {int(k): (int(s), int(m)) for k, s, m in zip(z["keys"], z["scores"], z["moves"])}
+
+    def save_partial() -> None:
+        vals = np.array(list(entries.values()), dtype=np.int64).reshape(-1, 2)
+        with open(partial, "wb") as f:
+            np.savez(f, keys=np.array(list(entries), dtype=np.uint64), scores=vals[:, 0],
+                     moves=vals[:, 1])
+
+    solver = Solver(width, height, tt_bits)
+    order = solver.order.tolist()
+    empty = Connect4Board(width, height)
+    layers: dict[int, dict[int, Connect4Board]] = {0: {int(book.key(empty)): empty}, 1: {}}
+    for c in range(width):
+        child = empty.copy()
+        child.push(c)
+        layers[1].setdefault(int(book.key(child)), child)
+    last = time.monotonic()
+    for ply in range(0, max_ply + 1):
+        layer = layers.pop(ply, {})
+        nxt = layers.setdefault(ply + 2, {})
+        for done, (key, board) in enumerate(sorted(layer.items()), 1):
+            if key not in entries:
+                found = book.best_move(board)
+                if found is None:
+                    found = _best_from_children(book, board, order)
+                if found is None:
+                    found = solver.best_move(board)
+                score, col = found
+                stored = width - 1 - col if book._mirrored(board) else col
+                entries[key] = (score, stored)
+                if time.monotonic() - last > SAVE_EVERY_S:
+                    save_partial()
+                    last = time.monotonic()
+            score, stored = entries[key]
+            col = width - 1 - stored if book._mirrored(board) else stored
+            after = board.copy()
+            after.push(col)
+            if not after.is_game_over() and ply + 2 <= max_ply:
+                for r in after.legal_moves:
+                    again = after.copy()
+                    again.push(r)
+                    if not again.is_game_over():
+                        nxt.setdefault(int(book.key(again)), again)
+            if progress is not None:
+                progress(ply, done, len(layer))
+    save_partial()
+    extended = book.with_moves(entries, max_ply)
+    extended.save(out)
+    partial.unlink(missing_ok=True)
+    return extended
+
+
+def _best_from_children(book: Book, board: Connect4Board, order: list[int]) -> tuple[int, int] | None:
+    """(score, column) from the book's scores of every child, None if it lacks one."""
+    best = None
+    for c in order:
+        if not board.is_legal(c):
+            continue
+        child = board.copy()
+        child.push(c)
+        if child.is_game_over():
+            s = 0 if child.outcome().winner is None else win_score(board.width, board.height,
+                                                                   board.ply)
+        else:
+            got = book.get(child)
+            if got is None:
+                return None
+            s = -got
+        if best is None or s > best[0]:
+            best = (s, c)
+    return best
