@@ -1,5 +1,6 @@
-"""Dead cells and captured pairs (``games/hex/inferior.py``) keep the value of a position, checked
-by plain minimax; and the solver's 5x5 opening map against an independent solver's."""
+"""Dead cells and captured pairs (``games/hex/inferior.py``) keep the value of a position, and
+capture-dominated moves can be dropped, checked by plain minimax; and the solver's 5x5 opening
+map against an independent solver's."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from boardai.games.hex.board import HexBoard
-from boardai.games.hex.inferior import fill, is_dead, ring_table
-from boardai.games.hex.solver import solve_openings
+from boardai.games.hex.inferior import capture_dominated, fill, is_dead, ring_table
+from boardai.games.hex.solver import _Solver, solve_openings
 from test_hex_solver import _joined, _nbrs, mover_wins, random_board, stone_bits
 
 
@@ -90,3 +91,67 @@ def test_five_by_five_openings_match_an_independent_solver():
     openings = solve_openings(5)
     assert sorted(k for k, v in openings.items() if v == "black") == FIVE_BY_FIVE_BLACK_WINS
     assert all(v in ("black", "white") for v in openings.values())
+
+
+def _move_wins(board: HexBoard, black: int, white: int, c: int) -> bool:
+    """Does the side to move of ``board`` plus the extra stones win by playing cell c?"""
+    mover = int(board.turn)
+    black, white = (black | 1 << c, white) if mover == 0 else (black, white | 1 << c)
+    size = board.width
+    if mover == 0:
+        edges, own = (set(range(size)), set(range(size * (size - 1), size * size))), black
+    else:
+        edges, own = (set(range(0, size * size, size)), set(range(size - 1, size * size, size))), white
+    if _joined(own, *edges, _nbrs(size)):
+        return True
+    after = _rebuild(board, black, white)
+    after.turn = 1 - mover
+    return not mover_wins(after)
+
+
+def _dominated_cases(board: HexBoard, rank):
+    """(filled black, white, every empty cell, the moves dropped) for the side to move."""
+    size = board.width
+    ring = ring_table(size, size)
+    black, white = fill(*_bits(board), ring, size * size)
+    empty = ~(int(black) | int(white)) & ((1 << size * size) - 1)
+    dropped, cells = capture_dominated(black, white, int(board.turn), np.uint64(empty),
+                                       np.asarray(rank, dtype=np.int64), ring)
+    return int(black), int(white), empty, int(dropped), int(cells)
+
+
+@settings(max_examples=60, deadline=None)
+@given(size=st.integers(3, 4), data=st.data())
+def test_dropping_dominated_moves_keeps_a_winning_move(size, data):
+    board = random_board(data, size, most=size * size - 4)
+    rank = data.draw(st.permutations(range(size * size)))
+    black, white, empty, dropped, cells = _dominated_cases(board, rank)
+    assert dropped & ~empty == 0 and (dropped != empty or empty == 0)   # one move always stays
+    if dropped:
+        assert cells & dropped == dropped
+        moves = [c for c in range(size * size) if empty >> c & 1]
+        wins = {c: _move_wins(board, black, white, c) for c in moves}
+        kept_win = any(wins[c] for c in moves if not dropped >> c & 1)
+        assert kept_win == any(wins.values())
+
+
+def test_dominated_moves_are_found():
+    """On the empty board every cell of Black's own edge rows is dropped (a stone on the second
+    row captures the two edge cells under it, the bridge to the edge), and on random 4x4
+    positions the rule drops moves often enough for the test above to test something."""
+    rank = _Solver(4, 4).rank
+    board = HexBoard(4)
+    dropped = _dominated_cases(board, rank)[3]
+    assert sorted(board.move_name(c) for c in range(16) if dropped >> c & 1) == \
+        ["a1", "a4", "b1", "b4", "c1", "c4", "d1", "d4"]
+    rng = np.random.default_rng(7)
+    found = 0
+    for _ in range(200):
+        board = HexBoard(4)
+        for _ in range(int(rng.integers(2, 9))):
+            board.push(int(rng.choice(list(board.legal_moves))))
+            if board.is_game_over():
+                board.pop()
+                break
+        found += _dominated_cases(board, rank)[3] != 0
+    assert found >= 10

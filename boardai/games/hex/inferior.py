@@ -167,3 +167,74 @@ def fill(black, white, ring, n):
                 if (black | white) & bc:
                     break
     return black, white
+
+
+@njit(cache=True, nogil=True)
+def _ring_cells(ring, c):
+    out = np.uint64(0)
+    for k in range(6):
+        if ring[c, k] >= 0:
+            out |= np.uint64(1) << np.uint64(ring[c, k])
+    return out
+
+
+@njit(cache=True, nogil=True)
+def capture_dominated(black, white, mover, moves, rank, ring):
+    """The moves of ``moves`` (a bitboard of empty cells, for ``mover`` 0 Black / 1 White) that
+    another of them dominates, and the cells the patterns read.
+
+    If the mover's stone on x leaves a neighbour y dead, or y in a pair the mover has captured,
+    then x is at least as good a move as y: the position after x equals the one with the
+    mover's stones on both x and y, which is no worse for the mover than a stone on y alone.
+    So y can be dropped while x stays; to rule out cycles y is dropped only for an x that comes
+    first in ``rank`` (lower is earlier), and every dropped cell has a kept cell at least as
+    good at the end of the chain.  The cells returned (the rings of the cells judged, and the
+    cells themselves) join a proof's justification: the patterns hold as long as they do.
+    Expects a filled-in position (``fill``): nothing is dead or captured before the move.
+    """
+    one = np.uint64(1)
+    lab = np.empty(6, dtype=np.int64)
+    colour = BLACK if mover == 0 else WHITE
+    pruned = np.uint64(0)
+    cells = np.uint64(0)
+    rest = moves
+    while rest != np.uint64(0):
+        low = rest & (~rest + one)
+        rest &= ~low
+        x = 0
+        while (low >> np.uint64(x)) != one:
+            x += 1
+        b2 = black | low if mover == 0 else black
+        w2 = white | low if mover == 1 else white
+        for k in range(6):
+            y = ring[x, k]
+            if y < 0:
+                continue
+            by = one << np.uint64(y)
+            if (b2 | w2) & by:
+                continue
+            y_counts = (moves & by) != np.uint64(0) and rank[y] > rank[x]
+            if y_counts and not (pruned & by):
+                _ring_labels(ring, y, b2, w2, lab)
+                if _dead_ring(lab):
+                    pruned |= by
+                    cells |= _ring_cells(ring, y) | by
+                    continue
+            for m in range(6):
+                d = ring[y, m]
+                if d < 0 or d == x:
+                    continue
+                bd = one << np.uint64(d)
+                if (b2 | w2) & bd:
+                    continue
+                d_counts = (moves & bd) != np.uint64(0) and rank[d] > rank[x]
+                if not ((y_counts and not (pruned & by)) or (d_counts and not (pruned & bd))):
+                    continue
+                if _dead_if_owned(y, d, colour, b2, w2, ring, lab) and \
+                        _dead_if_owned(d, y, colour, b2, w2, ring, lab):
+                    if y_counts:
+                        pruned |= by
+                    if d_counts:
+                        pruned |= bd
+                    cells |= _ring_cells(ring, y) | _ring_cells(ring, d) | by | bd
+    return pruned, cells

@@ -7,7 +7,9 @@ extra stones), then asks H-search (``vc.hsearch``) about the opponent: the side 
 the opponent has a full VC between its edges, and otherwise may only play inside the
 *mustplay*, the intersection of the opponent's edge-to-edge semi carriers (a move outside one
 lets the opponent play its key and connect).  The must-block of an immediate threat is the
-simplest case.  The DFPN (Nagai; negamax form, the 1+ε trick of Pawlewicz & Lew for child
+simplest case.  A move of the mustplay that another one dominates (its stone leaves the cell
+dead or captured, ``inferior.capture_dominated``: every edge-row move on an empty board) is
+dropped too.  The DFPN (Nagai; negamax form, the 1+ε trick of Pawlewicz & Lew for child
 thresholds) keeps proof/disproof numbers and the mustplay of each node in a transposition table
 keyed by Zobrist hash; a position and its 180° rotation share an entry.  A child's first visit
 leaves it a disproof number equal to its mustplay size, so the parent prefers the moves that
@@ -31,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from boardai.games.hex import vc
-from boardai.games.hex.inferior import fill, ring_table
+from boardai.games.hex.inferior import capture_dominated, fill, ring_table
 from boardai.games.hex.vc import ONE, ZERO, bit, connected, hsearch
 from boardai.games.layout import popcount
 
@@ -39,6 +41,7 @@ INF = np.int64(1 << 40)
 EPS = 0.25                    # the 1+ε trick: child disproof threshold ceil(delta2 * (1+ε))
 TT_BITS = 23                   # 8M entries of 48 bytes (pages are touched only when used)
 SLICE_NODES = 2_000            # nodes per jitted slice (the clock is read between slices)
+DOMINATION = True              # drop moves another move captures (inferior.capture_dominated)
 PROGRESS_EVERY = 5.0           # seconds between progress reports of a long solve
 WIN, LOSS, UNKNOWN = 1, -1, 0
 
@@ -122,7 +125,7 @@ def _rotate(mask, n):
 
 # --- node evaluation ---------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def evaluate(black, white, mover, nbr, edges, ring, n, scr):
+def evaluate(black, white, mover, nbr, edges, ring, rank, n, scr):
     """(result, moves, cells) for the side to move.
 
     LOSS if the opponent has an edge-to-edge full VC (or no cell is left to stop its semis), WIN
@@ -150,7 +153,15 @@ def evaluate(black, white, mover, nbr, edges, ring, n, scr):
                                 pnb, near, dirty)
     if full:
         return LOSS, ZERO, fc[0, 1, 0] | filled
-    return (LOSS if inter == ZERO else UNKNOWN), inter, _few_semis(sc, ns, inter) | filled
+    if inter == ZERO:
+        return LOSS, inter, _few_semis(sc, ns, inter) | filled
+    just = _few_semis(sc, ns, inter) | filled
+    if DOMINATION:
+        dominated, pattern = capture_dominated(black, white, mover, inter, rank, ring)
+        if dominated != ZERO:
+            inter &= ~dominated
+            just |= pattern
+    return UNKNOWN, inter, just
 
 
 @njit(cache=True, nogil=True)
@@ -186,7 +197,7 @@ def _oriented(x, flip, n):
 
 @njit(cache=True, nogil=True)
 def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, ring, n, order,
-         keys, vals, mp, scr, cmoves, stats):
+         rank, keys, vals, mp, scr, cmoves, stats):
     """Multiple iterative deepening at one node (negamax DFPN).  ``stats[0]`` counts nodes,
     ``stats[1]`` is the node budget of this slice.
 
@@ -205,7 +216,7 @@ def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, 
         just = _oriented(mp[t, 1], flip, n)
     else:
         stats[0] += 1
-        res, mask, just = evaluate(black, white, mover, nbr, edges, ring, n, scr)
+        res, mask, just = evaluate(black, white, mover, nbr, edges, ring, rank, n, scr)
         if res == WIN:
             _tt_store(keys, vals, mp, key, 0, INF, 1, ZERO, _oriented(just, flip, n))
             return
@@ -281,7 +292,8 @@ def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, 
         nb = black | b if mover == 0 else black
         nw = white | b if mover == 1 else white
         _mid(nb, nw, o, h ^ zob[mover, c] ^ zob[2, 0], hr ^ zob[mover, n - 1 - c] ^ zob[2, 0],
-             cthphi, cthdelta, depth + 1, g, zob, nbr, edges, ring, n, order, keys, vals, mp, scr,
+             cthphi, cthdelta, depth + 1, g, zob, nbr, edges, ring, n, order, rank, keys, vals, mp,
+             scr,
              cmoves, stats)
 
 
@@ -310,6 +322,7 @@ class _Solver:
         cells = [(max(abs(2 * r - h + 1), abs(2 * c - w + 1), abs(2 * r - h + 1 + 2 * c - w + 1)),
                   r * w + c) for r in range(h) for c in range(w)]
         self.order = np.array([c for _, c in sorted(cells)], dtype=np.int64)
+        self.rank = np.argsort(self.order).astype(np.int64)     # rank[cell]: place in order
 
     def position(self, cells, mover: int):
         black = white = 0
@@ -360,8 +373,8 @@ class _Solver:
                 last = now
             self.stats[1] = self.stats[0] + SLICE_NODES
             _mid(black, white, mover, h, hr, INF, INF, 0, 0, self.zob, self.nbr, self.edges,
-                 self.ring, self.n, self.order, self.keys, self.vals, self.mp, self.scr, self.cmoves,
-                 self.stats)
+                 self.ring, self.n, self.order, self.rank, self.keys, self.vals, self.mp, self.scr,
+                 self.cmoves, self.stats)
 
     def work(self, pos) -> int:
         return int(_tt_value(self.keys, self.vals, pos[2], pos[3])[2])
