@@ -4,14 +4,17 @@ map against an independent solver's."""
 
 from __future__ import annotations
 
+import itertools
 from types import SimpleNamespace
 
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from boardai.games.hex.board import HexBoard
-from boardai.games.hex.inferior import capture_dominated, fill, is_dead, ring_table
+from boardai.games.hex.inferior import (EMPTY, _dead_ring, capture_dominated, fill, is_dead,
+                                        ring_table)
 from boardai.games.hex.solver import _Solver, solve_openings
+from boardai.games.hex.vc import geometry
 from test_hex_solver import _joined, _nbrs, mover_wins, random_board, stone_bits
 
 
@@ -116,7 +119,8 @@ def _dominated_cases(board: HexBoard, rank):
     black, white = fill(*_bits(board), ring, size * size)
     empty = ~(int(black) | int(white)) & ((1 << size * size) - 1)
     dropped, cells = capture_dominated(black, white, int(board.turn), np.uint64(empty),
-                                       np.asarray(rank, dtype=np.int64), ring)
+                                       np.asarray(rank, dtype=np.int64), ring,
+                                       geometry(size, size)[0], size * size)
     return int(black), int(white), empty, int(dropped), int(cells)
 
 
@@ -155,3 +159,11 @@ def test_dominated_moves_are_found():
                 break
         found += _dominated_cases(board, rank)[3] != 0
     assert found >= 10
+
+
+def test_a_dead_ring_has_at_most_two_empty_cells():
+    """``capture_dominated`` skips cells with three or more empty neighbours: checked on every
+    labelling of a ring (empty, Black, White, off-board corner)."""
+    for labels in itertools.product(range(4), repeat=6):
+        if _dead_ring(np.array(labels, dtype=np.int64)):
+            assert sum(v == EMPTY for v in labels) <= 2

@@ -157,7 +157,7 @@ def evaluate(black, white, mover, nbr, edges, ring, rank, n, scr):
         return LOSS, inter, _few_semis(sc, ns, inter) | filled
     just = _few_semis(sc, ns, inter) | filled
     if DOMINATION:
-        dominated, pattern = capture_dominated(black, white, mover, inter, rank, ring)
+        dominated, pattern = capture_dominated(black, white, mover, inter, rank, ring, nbr, n)
         if dominated != ZERO:
             inter &= ~dominated
             just |= pattern
@@ -506,7 +506,10 @@ def solve_openings(size: int, time_limit: float | None = None, progress=None,
     if threads < 1:
         raise ValueError(f"threads must be >= 1, not {threads}")
     n = size * size
-    todo = sorted({min(c, n - 1 - c) for c in range(n)})
+    # the slowest openings first, so that threads finish together: Black's stones on or near
+    # White's edges (far from the centre column, near the centre row) are the hard ones
+    todo = sorted({min(c, n - 1 - c) for c in range(n)},
+                  key=lambda c: (-abs(2 * (c % size) - size + 1), abs(2 * (c // size) - size + 1), c))
     found: dict[int, str | None] = {}
     lock = threading.Lock()
 

@@ -124,24 +124,38 @@ def _add(car, cnt, x, y, c, k):
 
 
 @njit(cache=True, nogil=True)
-def _or_rule(sc, ns, fc, nf, x, y):
-    """Full VCs from pairs and triples of semi VCs of (x, y) with no common cell."""
+def _or_rule(sc, ns, fc, nf, x, y, new):
+    """Full VCs of (x, y) from the new semi carrier ``new`` and one or two others of the pair
+    with no cell common to all (the OR rule over pairs and triples: each combination is tried
+    once, when its last semi arrives)."""
     added = False
     m = ns[x, y]
     for i in range(m):
         a = sc[x, y, i]
+        if a == new:
+            continue
+        na = new & a
+        if na == ZERO:
+            if _add(fc, nf, x, y, new | a, KF):
+                added = True
+            continue
         for j in range(i + 1, m):
             b = sc[x, y, j]
-            ab = a & b
-            if ab == ZERO:
-                if _add(fc, nf, x, y, a | b, KF):
+            if b != new and na & b == ZERO:
+                if _add(fc, nf, x, y, new | a | b, KF):
                     added = True
-                continue
-            for k in range(j + 1, m):
-                if ab & sc[x, y, k] == ZERO:
-                    if _add(fc, nf, x, y, a | b | sc[x, y, k], KF):
-                        added = True
     return added
+
+
+@njit(cache=True, nogil=True)
+def _has_subset(car, cnt, x, y, c):
+    """Does the list of pair (x, y) hold a subset of carrier ``c``?"""
+    if x > y:
+        x, y = y, x
+    for i in range(cnt[x, y]):
+        if car[x, y, i] & c == car[x, y, i]:
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -246,10 +260,13 @@ def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, 
                             if c1 & c2 or c2 & xbit:
                                 continue
                             if zc >= 0:
-                                if _add(sc, ns, x, y, c1 | c2 | bit(zc), KS):
+                                semi = c1 | c2 | bit(zc)
+                                # a semi holding a full carrier of the pair adds nothing
+                                if not _has_subset(fc, nf, x, y, semi) and \
+                                        _add(sc, ns, x, y, semi, KS):
                                     changed = True
                                     lo, hi = (x, y) if x < y else (y, x)
-                                    if _or_rule(sc, ns, fc, nf, lo, hi):
+                                    if _or_rule(sc, ns, fc, nf, lo, hi, semi):
                                         dirty[lo, hi] = it + 2
                             else:
                                 if _add(fc, nf, x, y, c1 | c2, KF):
