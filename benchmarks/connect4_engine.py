@@ -31,11 +31,16 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1)
     ap.add_argument("--time", type=float, default=10.0, help="the engine's seconds per move")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--tt-bits", type=int, default=None,
+                    help="the engine's table size (default: the engine's own)")
     args = ap.parse_args()
     book = shipped_book()
     print(f"book: {'none' if book is None else f'{len(book)} positions, depth {book.depth}'}")
-    engine = make_engine("solver:tt_bits=22,seed=1")
-    engine.play(Connect4Board.from_position("4444"), Limit(time=1))  # load the compiled code
+    spec = "solver:seed=1" + (f",tt_bits={args.tt_bits}" if args.tt_bits else "")
+    warm = make_engine(spec)                  # load the compiled code, then start afresh: the
+    warm.play(Connect4Board.from_position("4444"), Limit(time=1))   # timed engine's table is cold
+    warm.close()
+    engine = make_engine(spec)
     rng = random.Random(args.seed)
     rows = []
     for game in range(args.games):
