@@ -32,7 +32,7 @@ from boardai.games.layout import popcount
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 KF = 8          # full-VC carriers kept per pair of points
-KS = 12         # semi-VC carriers kept per pair of points
+KS = 32         # semi-VC carriers kept per pair of points
 MAX_POINTS = 66  # 64 cells + 2 edges
 MAX_PASSES = 12  # AND/OR rounds (the closure is usually reached in 3-5)
 
