@@ -34,6 +34,7 @@ ZERO = np.uint64(0)
 KF = 8          # full-VC carriers kept per pair of points
 KS = 32         # semi-VC carriers kept per pair of points
 MAX_POINTS = 66  # 64 cells + 2 edges
+OR_FOUR = True  # the OR rule also tries four semis at a time
 MAX_PASSES = 12  # AND/OR rounds (the closure is usually reached in 3-5)
 
 
@@ -141,9 +142,19 @@ def _or_rule(sc, ns, fc, nf, x, y, new):
             continue
         for j in range(i + 1, m):
             b = sc[x, y, j]
-            if b != new and na & b == ZERO:
+            if b == new:
+                continue
+            nab = na & b
+            if nab == ZERO:
                 if _add(fc, nf, x, y, new | a | b, KF):
                     added = True
+                continue
+            if OR_FOUR:
+                for l in range(j + 1, m):
+                    c = sc[x, y, l]
+                    if c != new and nab & c == ZERO:
+                        if _add(fc, nf, x, y, new | a | b | c, KF):
+                            added = True
     return added
 
 
