@@ -35,6 +35,7 @@ KF = 8          # full-VC carriers kept per pair of points
 KS = 32         # semi-VC carriers kept per pair of points
 MAX_POINTS = 66  # 64 cells + 2 edges
 OR_FOUR = True  # the OR rule also tries four semis at a time
+OR_GREEDY = True  # ... and, failing that, a greedy cover by any number of them
 MAX_PASSES = 12  # AND/OR rounds (the closure is usually reached in 3-5)
 
 
@@ -155,6 +156,23 @@ def _or_rule(sc, ns, fc, nf, x, y, new):
                     if c != new and nab & c == ZERO:
                         if _add(fc, nf, x, y, new | a | b | c, KF):
                             added = True
+    if OR_GREEDY and not added and m > 4:
+        # more than four: pick the semi that cuts the common part most, until it is empty
+        common = new
+        union = new
+        while common != ZERO:
+            best = ZERO
+            best_left = 65
+            for i in range(m):
+                left = popcount(common & sc[x, y, i])
+                if left < best_left:
+                    best, best_left = sc[x, y, i], left
+            if best_left >= popcount(common):
+                break
+            common &= best
+            union |= best
+        if common == ZERO and _add(fc, nf, x, y, union, KF):
+            added = True
     return added
 
 
