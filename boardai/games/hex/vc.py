@@ -11,7 +11,8 @@ H-search (Anshelevich) derives VCs from adjacency by two rules, repeated until n
 * AND: full VCs x~z and z~y with disjoint carriers (x, y outside them) give x~y: a full VC when
   z is a group of stones, a semi VC with key z when z is an empty cell.
 * OR: semi VCs x~y whose carriers have an empty common part give a full VC x~y (the owner
-  answers each threat inside its own carrier).  Pairs and triples of semis are tried.
+  answers each threat inside its own carrier).  Two to four semis are tried, then a greedy
+  cover by more.
 
 Bridges, the bridge to the edge (template II) and the third-row ziggurat (template IIIa) come out
 of these two rules.  What the solver reads is the edge-to-edge summary of one colour:
@@ -127,9 +128,11 @@ def _add(car, cnt, x, y, c, k):
 
 @njit(cache=True, nogil=True)
 def _or_rule(sc, ns, fc, nf, x, y, new):
-    """Full VCs of (x, y) from the new semi carrier ``new`` and one or two others of the pair
-    with no cell common to all (the OR rule over pairs and triples: each combination is tried
-    once, when its last semi arrives)."""
+    """Full VCs of (x, y) from the new semi carrier ``new`` and one, two or three others of
+    the pair with no cell common to all (each combination is tried once, when its last semi
+    arrives); if none is found among more than four semis, a greedy cover: the semi that leaves
+    the fewest common cells, then the next, until none is left.  Any number of semis with no
+    common cell make a full VC: the opponent's move misses one of them, whose key answers it."""
     added = False
     m = ns[x, y]
     for i in range(m):
