@@ -54,7 +54,8 @@ def main() -> None:
             result = engine.play(board, Limit(time=args.time))
             seconds = time.perf_counter() - t
             exact = result.info.get("exact", False)
-            in_book = book is not None and board.ply + 1 <= book.depth
+            in_book = book is not None and (book.best_move(board) is not None
+                                            or board.ply + 1 <= book.depth)
             rows.append({"game": game, "ply": board.ply, "seconds": round(seconds, 3),
                          "exact": exact, "score": result.info.get("score"), "book": in_book})
             print(f"game {game} ply {board.ply:2} {board.move_name(result.move)}  {seconds:7.3f} s  "

@@ -3,7 +3,8 @@
 Connect Four: a move keeping the position's exact score is played, which is the fastest win, the
 slowest loss, or a draw kept (Pons' scores grow with the speed of a win); ties go to the column
 nearest the centre.  On its own lines the opening book stores the best move; inside the book's
-complete part every column's score is looked up; elsewhere the position is solved and the columns tried one null-window test each until one keeps the score
+complete part every column's score is looked up; elsewhere the position is solved and the
+columns tried one null-window test each until one keeps the score
 (``games/connect4/solver.py``, ``best_move``).  ``analyse`` scores every column exactly and
 puts them in ``info["scores"]``.  Late in a game that takes microseconds;
 early, past the book, it can take minutes, so the search gets 70% of ``time`` (default 10 s)

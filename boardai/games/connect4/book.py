@@ -53,19 +53,22 @@ class Book:
     def __len__(self) -> int:
         return len(self.keys)
 
-    def key(self, board: Connect4Board) -> np.uint64:
-        cur, mask, _ = state_bits(board.state)
-        return position_key(np.uint64(cur), np.uint64(mask), self._geo)
+    def key(self, board: Connect4Board) -> int:
+        return _key(board, self._geo)
 
     def _mirrored(self, board: Connect4Board) -> bool:
         """Is the book's key of ``board`` its mirror image's?"""
         cur, mask, _ = state_bits(board.state)
-        return int(self.key(board)) != cur + mask + int(self._geo[G_BOTTOM])
+        return self.key(board) != cur + mask + int(self._geo[G_BOTTOM])
+
+    def oriented(self, board: Connect4Board, col: int) -> int:
+        """A column of ``board`` as the key's orientation has it (or back: its own inverse)."""
+        return self.width - 1 - col if self._mirrored(board) else col
 
     def _index(self, board: Connect4Board) -> int | None:
         if (board.width, board.height) != (self.width, self.height) or board.is_game_over():
             return None
-        k = self.key(board)
+        k = np.uint64(self.key(board))
         i = int(np.searchsorted(self.keys, k))
         return i if i < len(self.keys) and self.keys[i] == k else None
 
@@ -79,8 +82,7 @@ class Book:
         i = self._index(board)
         if i is None or self.moves[i] == NO_MOVE:
             return None
-        col = int(self.moves[i])
-        return int(self.scores[i]), (self.width - 1 - col if self._mirrored(board) else col)
+        return int(self.scores[i]), self.oriented(board, int(self.moves[i]))
 
     def with_moves(self, entries: dict[int, tuple[int, int]], lines_ply: int) -> "Book":
         """This book plus ``entries`` (key -> (score, column in the key's orientation))."""
@@ -127,8 +129,7 @@ def positions_at(depth: int, width: int = 7, height: int = 6) -> list[Connect4Bo
                 child.push(m)
                 if child.is_game_over():
                     continue
-                cur, mask, _ = state_bits(child.state)
-                nxt.setdefault(position_key(np.uint64(cur), np.uint64(mask), geo), child)
+                nxt.setdefault(_key(child, geo), child)
         layer = nxt
     return [layer[k] for k in sorted(layer)]
 
@@ -162,8 +163,7 @@ def build_book(depth: int, out: str | os.PathLike = BOOK_PATH, width: int = 7, h
 
     last = time.monotonic()
     for i, board in enumerate(leaves):
-        cur, mask, _ = state_bits(board.state)
-        k = int(position_key(np.uint64(cur), np.uint64(mask), geo))
+        k = _key(board, geo)
         if k not in known:
             known[k] = solver.solve(board)
             if time.monotonic() - last > SAVE_EVERY_S:
@@ -175,18 +175,9 @@ def build_book(depth: int, out: str | os.PathLike = BOOK_PATH, width: int = 7, h
     # shallower plies by negamax over the book
     for d in range(depth - 1, -1, -1):
         for board in positions_at(d, width, height):
-            best = -1000
-            for m in board.legal_moves:
-                child = board.copy()
-                child.push(m)
-                if child.is_game_over():
-                    s = 0 if child.outcome().winner is None else win_score(width, height, d)
-                else:
-                    cur, mask, _ = state_bits(child.state)
-                    s = -known[int(position_key(np.uint64(cur), np.uint64(mask), geo))]
-                best = max(best, s)
-            cur, mask, _ = state_bits(board.state)
-            known[int(position_key(np.uint64(cur), np.uint64(mask), geo))] = best
+            best = max(move_score(board, m, lambda child: known[_key(child, geo)])
+                       for m in board.legal_moves)
+            known[_key(board, geo)] = best
     book = Book(np.array(list(known), dtype=np.uint64), np.array(list(known.values()), dtype=np.int8),
                 width, height, depth)
     book.save(out)
@@ -223,11 +214,11 @@ def build_lines(max_ply: int, out: str | os.PathLike = BOOK_PATH, tt_bits: int =
     solver = Solver(width, height, tt_bits)
     order = solver.order.tolist()
     empty = Connect4Board(width, height)
-    layers: dict[int, dict[int, Connect4Board]] = {0: {int(book.key(empty)): empty}, 1: {}}
+    layers: dict[int, dict[int, Connect4Board]] = {0: {book.key(empty): empty}, 1: {}}
     for c in range(width):
         child = empty.copy()
         child.push(c)
-        layers[1].setdefault(int(book.key(child)), child)
+        layers[1].setdefault(book.key(child), child)
     last = time.monotonic()
     for ply in range(0, max_ply + 1):
         layer = layers.pop(ply, {})
@@ -240,13 +231,11 @@ def build_lines(max_ply: int, out: str | os.PathLike = BOOK_PATH, tt_bits: int =
                 if found is None:
                     found = solver.best_move(board)
                 score, col = found
-                stored = width - 1 - col if book._mirrored(board) else col
-                entries[key] = (score, stored)
+                entries[key] = (score, book.oriented(board, col))
                 if time.monotonic() - last > SAVE_EVERY_S:
                     save_partial()
                     last = time.monotonic()
-            score, stored = entries[key]
-            col = width - 1 - stored if book._mirrored(board) else stored
+            col = book.oriented(board, entries[key][1])
             after = board.copy()
             after.push(col)
             if not after.is_game_over() and ply + 2 <= max_ply:
@@ -254,7 +243,7 @@ def build_lines(max_ply: int, out: str | os.PathLike = BOOK_PATH, tt_bits: int =
                     again = after.copy()
                     again.push(r)
                     if not again.is_game_over():
-                        nxt.setdefault(int(book.key(again)), again)
+                        nxt.setdefault(book.key(again), again)
             if progress is not None:
                 progress(ply, done, len(layer))
     save_partial()
@@ -268,18 +257,28 @@ def _best_from_children(book: Book, board: Connect4Board, order: list[int]) -> t
     """(score, column) from the book's scores of every child, None if it lacks one."""
     best = None
     for c in order:
-        if not board.is_legal(c):
-            continue
-        child = board.copy()
-        child.push(c)
-        if child.is_game_over():
-            s = 0 if child.outcome().winner is None else win_score(board.width, board.height,
-                                                                   board.ply)
-        else:
-            got = book.get(child)
-            if got is None:
+        if board.is_legal(c):
+            s = move_score(board, c, book.get)
+            if s is None:
                 return None
-            s = -got
-        if best is None or s > best[0]:
-            best = (s, c)
+            if best is None or s > best[0]:
+                best = (s, c)
     return best
+
+
+def move_score(board: Connect4Board, col: int, score_of) -> int | None:
+    """The score of playing ``col`` for the side to move of ``board``: the win or draw the move
+    makes, else minus ``score_of(child)`` (None where that is None)."""
+    child = board.copy()
+    child.push(col)
+    if child.is_game_over():
+        return 0 if child.outcome().winner is None else win_score(board.width, board.height,
+                                                                  board.ply)
+    s = score_of(child)
+    return None if s is None else -s
+
+
+def _key(board: Connect4Board, geo) -> int:
+    """The position's table key (a board and its mirror image share it)."""
+    cur, mask, _ = state_bits(board.state)
+    return int(position_key(np.uint64(cur), np.uint64(mask), geo))

@@ -15,7 +15,7 @@ from typing import Iterable, Iterator
 
 from boardai.games.base import MoveError
 from boardai.games.connect4.board import Connect4Board
-from boardai.games.connect4.book import Book, shipped_book
+from boardai.games.connect4.book import Book, move_score, shipped_book
 from boardai.games.connect4.solver import DEFAULT_TT_BITS, FULL_COLUMN, Solver
 
 
@@ -118,22 +118,19 @@ class LineSolver:
             return self.solver.analyze(board, self.weak, seconds=seconds)
         scores = []
         start = time.perf_counter()
+
+        def score_of(child):
+            left = None if seconds is None else max(0.0, seconds - (time.perf_counter() - start))
+            return self.score(child, left)[0]
+
         for c in range(self.width):
             if not board.is_legal(c):
                 scores.append(FULL_COLUMN)
                 continue
-            child = board.copy()
-            child.push(c)
-            if child.is_game_over():
-                w = child.outcome().winner
-                s = 0 if w is None else self.solver.win_score(board.ply)
-                scores.append(((s > 0) - (s < 0)) if self.weak else s)
-                continue
-            left = None if seconds is None else max(0.0, seconds - (time.perf_counter() - start))
-            s, _ = self.score(child, left)
+            s = move_score(board, c, score_of)
             if s is None:
                 return None
-            scores.append(-s)
+            scores.append(((s > 0) - (s < 0)) if self.weak else s)
         return scores
 
     def run(self, lines: Iterable[str]) -> Iterator[LineResult]:

@@ -34,14 +34,12 @@ from numba import njit
 
 from boardai.games.hex import vc
 from boardai.games.hex.inferior import capture_dominated, fill, ring_table
-from boardai.games.hex.vc import ONE, ZERO, bit, connected, hsearch
-from boardai.games.layout import popcount
+from boardai.games.hex.vc import ONE, ZERO, bit, connected, cover, hsearch
 
 INF = np.int64(1 << 40)
 EPS = 0.25                    # the 1+ε trick: child disproof threshold ceil(delta2 * (1+ε))
 TT_BITS = 23                   # 8M entries of 48 bytes (pages are touched only when used)
 SLICE_NODES = 2_000            # nodes per jitted slice (the clock is read between slices)
-DOMINATION = True              # drop moves another move captures (inferior.capture_dominated)
 PROGRESS_EVERY = 5.0           # seconds between progress reports of a long solve
 WIN, LOSS, UNKNOWN = 1, -1, 0
 
@@ -124,6 +122,14 @@ def _rotate(mask, n):
 
 
 # --- node evaluation ---------------------------------------------------------------------
+@njit(cache=True, nogil=True, inline="always")
+def _justification(sc, ns, inter):
+    """The union of a few of the opponent's edge-to-edge semi carriers whose common part is
+    already ``inter``: each move outside the mustplay misses one of them, which is all a proof
+    needs (the union of them all would make proof sets larger)."""
+    return cover(sc, ns, 0, 1, ~ZERO, inter)[1]
+
+
 @njit(cache=True, nogil=True)
 def evaluate(black, white, mover, nbr, edges, ring, rank, n, scr):
     """(result, moves, cells) for the side to move.
@@ -154,45 +160,25 @@ def evaluate(black, white, mover, nbr, edges, ring, rank, n, scr):
     if full:
         return LOSS, ZERO, fc[0, 1, 0] | filled
     if inter == ZERO:
-        return LOSS, inter, _few_semis(sc, ns, inter) | filled
-    just = _few_semis(sc, ns, inter) | filled
-    if DOMINATION:
-        dominated, pattern = capture_dominated(black, white, mover, inter, rank, ring, nbr, n)
-        if dominated != ZERO:
-            inter &= ~dominated
-            just |= pattern
+        return LOSS, inter, _justification(sc, ns, inter) | filled
+    just = _justification(sc, ns, inter) | filled
+    dominated, pattern = capture_dominated(black, white, mover, inter, rank, ring, nbr, n)
+    if dominated != ZERO:
+        inter &= ~dominated
+        just |= pattern
     return UNKNOWN, inter, just
-
-
-@njit(cache=True, nogil=True)
-def _few_semis(sc, ns, inter):
-    """The union of a few of the opponent's edge-to-edge semi carriers, smallest first, whose
-    common part is already ``inter``: each move outside the mustplay misses one of them, which
-    is all a proof needs (the union of them all would make proof sets larger)."""
-    m = ns[0, 1]
-    used = np.zeros(m, dtype=np.bool_)
-    common = ~ZERO
-    union = ZERO
-    while common != inter:
-        best = -1
-        best_size = 65
-        for i in range(m):
-            if not used[i] and common & ~sc[0, 1, i] != ZERO:   # cuts something new
-                size = popcount(sc[0, 1, i])
-                if size < best_size:
-                    best, best_size = i, size
-        if best < 0:
-            break
-        used[best] = True
-        common &= sc[0, 1, best]
-        union |= sc[0, 1, best]
-    return union
 
 
 # --- DFPN --------------------------------------------------------------------------------
 @njit(cache=True, nogil=True, inline="always")
 def _oriented(x, flip, n):
     return _rotate(x, n) if flip else x
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _child_hashes(h, hr, zob, mover, c, n):
+    """The hashes of the position and of its rotation after ``mover`` plays cell c."""
+    return h ^ zob[mover, c] ^ zob[2, 0], hr ^ zob[mover, n - 1 - c] ^ zob[2, 0]
 
 
 @njit(cache=True, nogil=True)
@@ -242,8 +228,7 @@ def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, 
         narrowed = False
         for i in range(k):
             c = cmoves[depth, i]
-            ch = h ^ zob[mover, c] ^ zob[2, 0]
-            chr_ = hr ^ zob[mover, n - 1 - c] ^ zob[2, 0]
+            ch, chr_ = _child_hashes(h, hr, zob, mover, c, n)
             ct = _tt_find(keys, _key(ch, chr_))
             if ct >= 0:
                 cphi = vals[ct, 0]
@@ -272,8 +257,7 @@ def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, 
             delta = INF
         if phi == 0:                        # won: the winning child's proof and the move
             c = cmoves[depth, best]
-            ch = h ^ zob[mover, c] ^ zob[2, 0]
-            chr_ = hr ^ zob[mover, n - 1 - c] ^ zob[2, 0]
+            ch, chr_ = _child_hashes(h, hr, zob, mover, c, n)
             ct = _tt_find(keys, _key(ch, chr_))
             just = _oriented(mp[ct, 1], chr_ < ch, n) | bit(c)
         if phi >= thphi or delta >= thdelta or stats[0] >= stats[1]:
@@ -291,10 +275,9 @@ def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, 
         b = bit(c)
         nb = black | b if mover == 0 else black
         nw = white | b if mover == 1 else white
-        _mid(nb, nw, o, h ^ zob[mover, c] ^ zob[2, 0], hr ^ zob[mover, n - 1 - c] ^ zob[2, 0],
-             cthphi, cthdelta, depth + 1, g, zob, nbr, edges, ring, n, order, rank, keys, vals, mp,
-             scr,
-             cmoves, stats)
+        ch, chr_ = _child_hashes(h, hr, zob, mover, c, n)
+        _mid(nb, nw, o, ch, chr_, cthphi, cthdelta, depth + 1, g, zob, nbr, edges, ring, n, order,
+             rank, keys, vals, mp, scr, cmoves, stats)
 
 
 @njit(cache=True, nogil=True)
@@ -349,9 +332,8 @@ class _Solver:
             black = black | b
         else:
             white = white | b
-        h = h ^ self.zob[mover, c] ^ self.zob[2, 0]
-        hr = hr ^ self.zob[mover, self.n - 1 - c] ^ self.zob[2, 0]
-        return black, white, h, hr
+        h, hr = _child_hashes(h, hr, self.zob, mover, c, self.n)
+        return black, white, np.uint64(h), np.uint64(hr)
 
     def run(self, pos, mover: int, deadline: float | None, progress=None) -> int:
         """Solve ``pos`` (WIN/LOSS for the side to move), UNKNOWN if the deadline passes.

@@ -35,8 +35,6 @@ ZERO = np.uint64(0)
 KF = 8          # full-VC carriers kept per pair of points
 KS = 32         # semi-VC carriers kept per pair of points
 MAX_POINTS = 66  # 64 cells + 2 edges
-OR_FOUR = True  # the OR rule also tries four semis at a time
-OR_GREEDY = True  # ... and, failing that, a greedy cover by any number of them
 MAX_PASSES = 12  # AND/OR rounds (the closure is usually reached in 3-5)
 
 
@@ -93,15 +91,25 @@ def connected(own, edge_a, edge_b, nbr, n):
 
 
 @njit(cache=True, nogil=True)
+def _has_subset(car, cnt, x, y, c):
+    """Does the list of pair (x, y) hold a subset of carrier ``c``?"""
+    if x > y:
+        x, y = y, x
+    for i in range(cnt[x, y]):
+        if car[x, y, i] & c == car[x, y, i]:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
 def _add(car, cnt, x, y, c, k):
     """Add carrier ``c`` to the list of pair (x, y) unless a subset is there; drop supersets.
     A full list keeps its ``k`` smallest carriers.  Returns True if the list changed."""
     if x > y:
         x, y = y, x
+    if _has_subset(car, cnt, x, y, c):
+        return False
     m = cnt[x, y]
-    for i in range(m):
-        if car[x, y, i] & c == car[x, y, i]:
-            return False
     j = 0
     for i in range(m):
         e = car[x, y, i]
@@ -127,12 +135,39 @@ def _add(car, cnt, x, y, c, k):
 
 
 @njit(cache=True, nogil=True)
+def cover(sc, ns, x, y, common, target):
+    """Greedy: semi carriers of pair (x, y) that cut ``common`` down to ``target``, each time the
+    one leaving the fewest common cells (the smaller on a tie).  Returns (what is left of
+    ``common``, the union of the carriers taken); it stops early when no carrier cuts more.
+    Used by the OR rule (down to no common cell: a full VC) and by the solver (the few semis
+    that justify a mustplay)."""
+    if x > y:
+        x, y = y, x
+    m = ns[x, y]
+    union = ZERO
+    while common != target:
+        best = -1
+        best_left = popcount(common)
+        best_size = 65
+        for i in range(m):
+            left = popcount(common & sc[x, y, i])
+            size = popcount(sc[x, y, i])
+            if left < best_left or (left == best_left and best >= 0 and size < best_size):
+                best, best_left, best_size = i, left, size
+        if best < 0:
+            break
+        common &= sc[x, y, best]
+        union |= sc[x, y, best]
+    return common, union
+
+
+@njit(cache=True, nogil=True)
 def _or_rule(sc, ns, fc, nf, x, y, new):
     """Full VCs of (x, y) from the new semi carrier ``new`` and one, two or three others of
     the pair with no cell common to all (each combination is tried once, when its last semi
-    arrives); if none is found among more than four semis, a greedy cover: the semi that leaves
-    the fewest common cells, then the next, until none is left.  Any number of semis with no
-    common cell make a full VC: the opponent's move misses one of them, whose key answers it."""
+    arrives); if none is found among more than four semis, a greedy ``cover``.  Any number of
+    semis with no common cell make a full VC: the opponent's move misses one of them, whose key
+    answers it."""
     added = False
     m = ns[x, y]
     for i in range(m):
@@ -153,41 +188,16 @@ def _or_rule(sc, ns, fc, nf, x, y, new):
                 if _add(fc, nf, x, y, new | a | b, KF):
                     added = True
                 continue
-            if OR_FOUR:
-                for l in range(j + 1, m):
-                    c = sc[x, y, l]
-                    if c != new and nab & c == ZERO:
-                        if _add(fc, nf, x, y, new | a | b | c, KF):
-                            added = True
-    if OR_GREEDY and not added and m > 4:
-        # more than four: pick the semi that cuts the common part most, until it is empty
-        common = new
-        union = new
-        while common != ZERO:
-            best = ZERO
-            best_left = 65
-            for i in range(m):
-                left = popcount(common & sc[x, y, i])
-                if left < best_left:
-                    best, best_left = sc[x, y, i], left
-            if best_left >= popcount(common):
-                break
-            common &= best
-            union |= best
-        if common == ZERO and _add(fc, nf, x, y, union, KF):
+            for l in range(j + 1, m):
+                c = sc[x, y, l]
+                if c != new and nab & c == ZERO:
+                    if _add(fc, nf, x, y, new | a | b | c, KF):
+                        added = True
+    if not added and m > 4:
+        common, union = cover(sc, ns, x, y, new, ZERO)
+        if common == ZERO and _add(fc, nf, x, y, new | union, KF):
             added = True
     return added
-
-
-@njit(cache=True, nogil=True)
-def _has_subset(car, cnt, x, y, c):
-    """Does the list of pair (x, y) hold a subset of carrier ``c``?"""
-    if x > y:
-        x, y = y, x
-    for i in range(cnt[x, y]):
-        if car[x, y, i] & c == car[x, y, i]:
-            return True
-    return False
 
 
 @njit(cache=True, nogil=True)
