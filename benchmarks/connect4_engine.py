@@ -21,7 +21,7 @@ import time
 from boardai.engines.base import Limit
 from boardai.engines.registry import make_engine
 from boardai.games.connect4.board import Connect4Board
-from boardai.games.connect4.book import shipped_book
+from boardai.solvers.connect4.book import shipped_book
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ import json
 import os
 import time
 
-from boardai.games.hex import solver as S
+from boardai.solvers.hex import solver as S
 from boardai.games.hex.board import HexBoard
 
 

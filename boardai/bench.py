@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from boardai.games import game_name, make_board
+from boardai.games import game_name, get_game, make_board
 from boardai.games.kernel import playout_batch
 from boardai.games.layout import new_rng
 
@@ -217,7 +217,6 @@ def format_mcts(result: dict) -> str:
 
 # --- alpha-beta nodes per second ----------------------------------------------------------
 
-BENCH_POSITIONS = {"connect4": "4453", "hex": ""}   # a few moves in: ordering and cut-offs at work
 
 
 def bench_alphabeta(game: str, width: int, height: int, seconds: float, evaluator: str | None = None,
@@ -228,7 +227,8 @@ def bench_alphabeta(game: str, width: int, height: int, seconds: float, evaluato
 
     game = game_name(game)
     board = make_board(game, (width, height))
-    text = BENCH_POSITIONS[game] if moves is None else moves
+    # by default a few moves in (the game's bench_position): ordering and cut-offs at work
+    text = get_game(game).bench_position if moves is None else moves
     board.push_many(text)
     spec = "alphabeta" + (f":eval={evaluator}" if evaluator else "")
     engine = make_engine(spec)

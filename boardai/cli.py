@@ -112,7 +112,7 @@ def gtp(game, spec, size, swap) -> None:
       = b4
     """
     from boardai.engines.registry import make_engine
-    from boardai.gtp.server import GtpServer
+    from boardai.ui.gtp_server import GtpServer
 
     try:
         engine = make_engine(spec)
@@ -233,7 +233,7 @@ def solve_connect4_cmd(file, analyze, weak, size, no_book, as_json) -> None:
       printf '445566\\n2252576253462244111563365343\\n' | boardai solve connect4 --weak --json
     """
     from boardai.games import parse_size
-    from boardai.games.connect4.solve_lines import LineSolver
+    from boardai.solvers.connect4.lines import LineSolver
 
     try:
         w, h = parse_size("connect4", size)
@@ -283,7 +283,7 @@ def book_connect4_cmd(depth, lines, out) -> None:
     """
     from rich.progress import Progress
 
-    from boardai.games.connect4.book import BOOK_PATH, Book, build_book, build_lines
+    from boardai.solvers.connect4.book import BOOK_PATH, Book, build_book, build_lines
 
     target = out or BOOK_PATH
     try:
@@ -329,7 +329,7 @@ def book_hex_cmd(sizes, seconds, threads, out) -> None:
     Example:
       boardai book hex --sizes 1-6
     """
-    from boardai.games.hex.solver import OPENINGS_PATH, build_opening_table
+    from boardai.solvers.hex.solver import OPENINGS_PATH, build_opening_table
 
     try:
         wanted = _size_list(sizes)
@@ -660,7 +660,7 @@ def bench_solver_cmd(classes, limit, tt_bits, as_json) -> None:
     """
     import os
 
-    from boardai.games.connect4.bench import CLASS_NAMES, data_path, format_bench, run_bench
+    from boardai.solvers.connect4.bench import CLASS_NAMES, data_path, format_bench, run_bench
 
     names = CLASS_NAMES if not classes else tuple(c.strip() for c in classes.split(",") if c.strip())
     for n in names:
@@ -694,7 +694,7 @@ def solve_hex_cmd(size, moves, all_openings, seconds, threads, as_json) -> None:
       boardai solve hex --size 7 --all-openings --threads 2 --time 120
       boardai solve hex --size 7 --moves "d4" --time 60
     """
-    from boardai.games.hex.solver import run_solve_command
+    from boardai.solvers.hex.solver import run_solve_command
 
     try:
         run_solve_command(size, moves, all_openings, seconds, as_json, click.echo,

@@ -7,7 +7,6 @@ import functools
 import math
 import random
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -75,7 +75,7 @@ def test_second_process_compiles_nothing(tmp_path):
             "from boardai.games.layout import new_rng;"
             "b = make_board('hex', '5'); b.push('c3'); b.pop(); K.playout_batch(b.state, new_rng(1), 5);"
             "c = make_board('connect4'); c.push('4'); c.pop(); K.playout_batch(c.state, new_rng(1), 5);"
-            "from boardai.games.connect4.solver import Solver; s = Solver(tt_bits=16);"
+            "from boardai.solvers.connect4.solver import Solver; s = Solver(tt_bits=16);"
             "c.push_many('2252576253462244111563365343'); s.solve(c); s.analyze(c, weak=True);"
             # the recursive alpha-beta search loaded from the cache (a known numba hazard)
             "from boardai.engines.registry import make_engine; from boardai.engines.base import Limit;"

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from boardai.games import Color, Connect4Board, IllegalMoveError, InvalidMoveError, make_board
 from boardai.games.base import Termination
+from boardai.games.connect4.board import FOUR_IN_A_ROW
 from boardai.games.connect4 import kernel as CK
 from boardai.games.layout import GAME_CONNECT4, LAST_MOVE, PLY, POS_LEN, WINNER, zobrist_key
 
@@ -96,7 +97,7 @@ def test_random_games_agree_with_naive_scan(size, seed):
         outcome = board.outcome()
         if mine:
             assert outcome.winner == mover
-            assert outcome.termination is Termination.FOUR_IN_A_ROW
+            assert outcome.termination is FOUR_IN_A_ROW
             assert outcome.result() == f"{mover.letter}+"
             cells = sorted({cell for line in mine for cell in line})
             assert board.winning_cells() == cells

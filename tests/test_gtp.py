@@ -13,7 +13,7 @@ from boardai.arena.game import play_game
 from boardai.engines.registry import make_engine
 from boardai.games import Color, make_board
 from boardai.gtp.protocol import GtpConnection, GtpError, parse_command
-from boardai.gtp.server import GtpServer
+from boardai.ui.gtp_server import GtpServer
 
 GOLDEN = Path(__file__).parent / "golden"
 SERVER_CMD = f"{sys.executable} -m boardai gtp"

@@ -1,4 +1,4 @@
-"""Dead cells and captured pairs (``games/hex/inferior.py``) keep the value of a position, and
+"""Dead cells and captured pairs (``solvers/hex/inferior.py``) keep the value of a position, and
 capture-dominated moves can be dropped, checked by plain minimax; and the solver's 5x5 opening
 map against an independent solver's."""
 
@@ -11,10 +11,10 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from boardai.games.hex.board import HexBoard
-from boardai.games.hex.inferior import (EMPTY, _dead_ring, capture_dominated, fill, is_dead,
+from boardai.solvers.hex.inferior import (EMPTY, _dead_ring, capture_dominated, fill, is_dead,
                                         ring_table)
-from boardai.games.hex.solver import _Solver, solve_openings
-from boardai.games.hex.vc import geometry
+from boardai.solvers.hex.solver import _Solver, solve_openings
+from boardai.solvers.hex.vc import geometry
 from test_hex_solver import _joined, _nbrs, mover_wins, random_board, stone_bits
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from boardai.games import Color, HexBoard, IllegalMoveError, InvalidMoveError, MoveError
 from boardai.games import kernel as K
-from boardai.games.base import Termination
+from boardai.games.hex.board import CONNECTION
 from boardai.games.hex import kernel as HK
 from boardai.games.layout import (
     GAME_HEX, HEADER, LAST_MOVE, PLY, POS_LEN, WINNER, new_rng, zobrist_key,
@@ -187,7 +187,7 @@ def test_random_games_end_with_one_winner(size, swap, seed):
     # Hex has no draws and a game never outlasts the board
     outcome = board.outcome()
     assert outcome is not None and outcome.winner in (Color.BLACK, Color.WHITE)
-    assert outcome.termination is Termination.CONNECTION
+    assert outcome.termination is CONNECTION
     assert outcome.plies == board.ply <= n + swapped
     assert outcome.result() == f"{outcome.winner.letter}+"
     assert list(board.legal_moves) == []

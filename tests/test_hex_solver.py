@@ -11,8 +11,8 @@ from hypothesis import given, settings, strategies as st
 
 from boardai.cli import main
 from boardai.games.hex.board import HexBoard
-from boardai.games.hex import solver as hex_solver
-from boardai.games.hex.solver import engine_move, opening_table, solve, solve_openings
+from boardai.solvers.hex import solver as hex_solver
+from boardai.solvers.hex.solver import engine_move, opening_table, solve, solve_openings
 
 _MEMO: dict = {}
 

@@ -230,13 +230,13 @@ def test_tactical_connect4_playout_takes_wins_and_blocks():
     none = np.empty(0, dtype=np.int64)
     win_now = make_board("connect4")
     win_now.push_many(list("121212"))             # X to move wins in column 1
-    assert all(K.playout_policy(win_now.state, new_rng(s), work, none, 2) == 0 for s in range(50))
+    assert all(K.playout_policy(win_now.state, new_rng(s), work, none, 1) == 0 for s in range(50))
     two_threats = make_board("connect4")
     two_threats.push_many(list("44553"))          # X: 3 4 5 on the bottom row, open at 2 and 6
-    assert all(K.playout_policy(two_threats.state, new_rng(s), work, none, 2) == 0 for s in range(50))
+    assert all(K.playout_policy(two_threats.state, new_rng(s), work, none, 1) == 0 for s in range(50))
     block = make_board("connect4")
     block.push_many(list("12121"))                # O to move must block column 1; it then goes on
-    results = {int(K.playout_policy(block.state, new_rng(s), work, none, 2)) for s in range(200)}
+    results = {int(K.playout_policy(block.state, new_rng(s), work, none, 1)) for s in range(200)}
     assert results <= {0, 1, 2} and len(results) >= 2
 
 
@@ -246,5 +246,5 @@ def test_tactical_playouts_from_the_start_favour_the_first_player():
     rng = new_rng(5)
     work = np.empty(128, dtype=np.int64)
     none = np.empty(0, dtype=np.int64)
-    results = [int(K.playout_policy(state, rng, work, none, 2)) for _ in range(4000)]
+    results = [int(K.playout_policy(state, rng, work, none, 1)) for _ in range(4000)]
     assert 0.5 < results.count(0) / (results.count(0) + results.count(1)) < 0.7

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from boardai.engines.base import Engine, Limit
-from boardai.engines.gtp_client import GtpBadMove
-from boardai.games import Board, Color, MoveError
-from boardai.gtp.protocol import GtpTimeout
+from boardai.engines.base import Engine, EngineMoveError, EngineTimeout, Limit
+from boardai.games import Board, Color, MoveError, all_games
 
-# every way a game can end, as stored and reported
-END_REASONS = ("connection", "four in a row", "draw", "resign", "time forfeit", "illegal move",
-               "crash")
 FAULTS = ("time forfeit", "illegal move", "crash")    # the loser did something wrong
+# every way a game can end, as stored and reported: the games' own, then the arena's
+END_REASONS = tuple(dict.fromkeys(r for g in all_games().values() for r in g.end_reasons)) \
+    + ("resign",) + FAULTS
 
 
 @dataclass
@@ -59,9 +57,9 @@ def play_game(board: Board, black: Engine, white: Engine, limit: Limit | None = 
         colour = board.turn
         try:
             result = engines[colour].play(board.copy(), limit)
-        except GtpTimeout as exc:
+        except EngineTimeout as exc:
             return fault(colour, "time forfeit", exc)
-        except GtpBadMove as exc:
+        except EngineMoveError as exc:
             return fault(colour, "illegal move", exc)
         except Exception as exc:      # noqa: BLE001
             return fault(colour, "crash", exc)

@@ -23,14 +23,11 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from boardai import __version__
 from boardai.arena.game import FAULTS, play_game
 from boardai.arena.store import StoredGame
 from boardai.engines.base import Engine
-from boardai.engines.gtp_client import GtpEngine
 from boardai.engines.registry import engine_options, make_engine, parse_spec, all_engines
-from boardai.games import Color, make_board
-from boardai.gtp.protocol import GtpDisconnected, GtpError, GtpTimeout
+from boardai.games import Color, all_games, make_board
 
 
 @dataclass(frozen=True)
@@ -93,7 +90,7 @@ def play_task(task: GameTask) -> StoredGame:
                            move_timeout=task.move_timeout)
     finally:
         for colour, engine in engines.items():
-            if isinstance(engine, GtpEngine) and not _healthy(result, colour):
+            if not _healthy(result, colour):
                 engine.kill()
             engine.close()
         for fh in files.values():
@@ -115,23 +112,15 @@ def play_task(task: GameTask) -> StoredGame:
 
 
 def _start(engine: Engine) -> str | None:
-    """Start a GTP engine before its first move (so its start-up is not move time) and ask its
-    name and version; a built-in engine is this boardai's."""
-    if not isinstance(engine, GtpEngine):
-        return f"boardai {__version__}"
-    try:
-        return f"{engine.send('name')} {engine.send('version')}".strip()
-    except (GtpTimeout, GtpDisconnected):
-        engine.kill()       # it will be started again for its first move, and fail there
-        return None
-    except GtpError:        # no name or version command: fine
-        return None
+    """Ask the engine what it is before its first move: an external engine starts here, so its
+    start-up is not move time (``Engine.describe``)."""
+    return engine.describe()
 
 
 def warm_up() -> None:
     """Load the games' compiled kernels now, so no game's first move pays for it."""
-    for game in ("hex", "connect4"):
-        board = make_board(game)
+    for game in all_games().values():
+        board = game.new_board()
         board.push(board.legal_moves[0])
         board.pop()
 

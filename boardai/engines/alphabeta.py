@@ -18,46 +18,39 @@ from __future__ import annotations
 import math
 import random
 import threading
-import time
 
 import numpy as np
 
 from boardai.engines import alphabeta_kernel as AK
 from boardai.engines.base import Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool
-from boardai.engines.registry import register
-from boardai.games.base import Board
+from boardai.games import all_games, game_of, get_game
 from boardai.games import kernel as K
-from boardai.games.connect4 import eval as c4_eval
-from boardai.games.hex import eval as hex_eval
+from boardai.games.base import Board
+from boardai.games.layout import HASH, NUM_ACTIONS
 
-EVALUATORS = {"hex": hex_eval, "connect4": c4_eval}
 DEFAULT_TIME = 1.0
 
 
 def evaluator_id(game: str, name: str | None) -> int:
     """The evaluator number of ``name`` for ``game`` (None: the game's default)."""
-    module = EVALUATORS[game]
-    name = name or module.DEFAULT
-    if name not in module.EVALUATORS:
-        raise ValueError(f"{game} has no evaluator {name!r}: choose from "
-                         f"{', '.join(module.EVALUATORS)}")
-    return module.EVALUATORS[name][0]
+    return get_game(game).evaluator(name).id
 
 
 def _eval_help() -> str:
     """The ``eval`` option's help: every evaluator of every game with what it rewards."""
     parts = []
-    for game, module in EVALUATORS.items():
-        names = "; ".join(f"{n}{' (default)' if n == module.DEFAULT else ''}: {what}"
-                          for n, (_, what) in module.EVALUATORS.items())
-        parts.append(f"{game} -- {names}")
+    for game in all_games().values():
+        if game.evaluators:
+            names = "; ".join(f"{e.name}{' (default)' if e.name == game.default_evaluator else ''}"
+                              f": {e.what}" for e in game.evaluators)
+            parts.append(f"{game.name} -- {names}")
     return "static evaluator. " + ". ".join(parts)
 
 
 def _check_eval(text: str) -> str:
     name = text.strip().lower()
-    if not any(name in m.EVALUATORS for m in EVALUATORS.values()):
-        known = sorted({n for m in EVALUATORS.values() for n in m.EVALUATORS})
+    known = sorted({e.name for g in all_games().values() for e in g.evaluators})
+    if name not in known:
         raise ValueError(f"unknown evaluator {text!r}: choose from {', '.join(known)}")
     return name
 
@@ -74,14 +67,13 @@ class _Search:
 
     def __init__(self, board: Board, tt_entries: int):
         self.key = (board.game_name, board.width, board.height)
-        self.tables = AK.new_tables(board.state[6], tt_entries)
-        self.nb = hex_eval.neighbours(board.width, board.height) if board.game_name == "hex" \
-            else np.zeros((1, 6), dtype=np.int64)
+        self.tables = AK.new_tables(board.state[NUM_ACTIONS], tt_entries)
+        self.aux = game_of(board).eval_aux(board.width, board.height)
         self.ctx = np.zeros(AK.CTX_LEN, dtype=np.int64)
 
     def root(self, state, depth, moves, vals) -> int:
         tt, ttv, killers, history, mv, sc = self.tables
-        return AK.search_root(state, depth, moves, vals, self.ctx, self.nb, tt, ttv, killers,
+        return AK.search_root(state, depth, moves, vals, self.ctx, self.aux, tt, ttv, killers,
                               history, mv, sc)
 
 
@@ -120,7 +112,7 @@ class _DepthSearchEngine(Engine):
                  for m, v in sorted(zip(moves, vals), key=lambda mv: -mv[1])]
         pv = pv_from_tt or [board.move_name(best)]
         info = {"score": score, "nps": nodes / max(elapsed, 1e-9),
-                "eval": self.opts.get("eval") or EVALUATORS[board.game_name].DEFAULT}
+                "eval": self.opts.get("eval") or game_of(board).default_evaluator}
         if abs(score) >= AK.WIN - 10_000:
             info["proven"] = "win" if score > 0 else "loss"
             info["game_ends_at_ply"] = int(AK.WIN - abs(score))
@@ -133,7 +125,6 @@ class _DepthSearchEngine(Engine):
         return self.analyse(board, limit)
 
 
-@register
 class MinimaxEngine(_DepthSearchEngine):
     name = "minimax"
     summary = ("bounded minimax (seed 003): every node to a fixed depth, a static evaluator at "
@@ -167,7 +158,6 @@ class MinimaxEngine(_DepthSearchEngine):
         return self._result(board, moves, vals, best_i, depth, int(search.ctx[AK.NODES]), clock)
 
 
-@register
 class AlphaBetaEngine(_DepthSearchEngine):
     name = "alphabeta"
     summary = ("alpha-beta negamax with iterative deepening under a time budget, transposition "
@@ -196,7 +186,7 @@ class AlphaBetaEngine(_DepthSearchEngine):
         search.tables[3][:] //= 8                      # history fades between moves
         moves = np.array(list(board.legal_moves), dtype=np.int64)
         if self.opts.get("order", True):
-            prior = [AK.move_prior(board.state, int(m)) for m in moves]
+            prior = [K.move_prior(board.state, int(m)) for m in moves]
             moves = moves[np.argsort(prior, kind="stable")[::-1]]
         vals = np.zeros(len(moves))
         timer = None
@@ -244,7 +234,7 @@ class AlphaBetaEngine(_DepthSearchEngine):
         for _ in range(max(0, depth - 1)):
             if replay.is_game_over():
                 break
-            key = int(replay.state[5])
+            key = int(replay.state[HASH])
             slot = key & (tt.shape[0] - 1)
             if tt[slot, 2] == 0 or tt[slot, 0] != key:
                 break
@@ -272,8 +262,8 @@ def _load_kernels(search: _Search, board: Board) -> None:
     if len(moves):
         search.ctx[:] = 0
         search.root(state, 1, moves, np.zeros(1))
-        for ev in range(len(EVALUATORS[board.game_name].EVALUATORS)):
-            AK.evaluate(state, ev, search.nb)
+        for ev in game_of(board).evaluators:
+            K.evaluate(state, ev.id, search.aux)
     _LOADED.add(board.game_name)
 
 

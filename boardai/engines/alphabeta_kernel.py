@@ -1,9 +1,10 @@
 """The jitted negamax behind ``minimax`` and ``alphabeta``: one search for every game.
 
 Written against the kernel contract (``games/kernel.py``: apply_move, undo_move, legal_moves,
-winning_moves and the state header's PLY, WINNER, HASH), with the games' static evaluators
-(``games/hex/eval.py``, ``games/connect4/eval.py``) chosen by game id and evaluator id inside
-numba (no jitted function is passed as an argument, so numba's on-disk cache holds).
+winning_moves, the evaluation hooks ``evaluate`` and ``move_prior``, and the state header's PLY,
+WINNER, HASH); the game's evaluator is chosen by evaluator id inside numba (no jitted function is
+passed as an argument, so numba's on-disk cache holds).  ``aux`` is the game's evaluation table
+(its description's ``eval_aux``), passed through to ``evaluate`` untouched.
 
 Scores are from the side to move's view.  A finished game scores ``WIN - plies`` for the winner
 (``plies`` = stones on the board when it ends, so quicker wins score higher and slower losses
@@ -34,10 +35,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardai.games.connect4.eval import c4_evaluate, c4_move_prior
-from boardai.games.hex.eval import hex_evaluate, hex_move_prior
-from boardai.games.kernel import apply_move, legal_moves, undo_move, winning_moves
-from boardai.games.layout import DRAW, GAME, GAME_HEX, HASH, NO_WINNER, PLY, WINNER
+from boardai.games.kernel import (
+    apply_move, evaluate, legal_moves, move_prior, undo_move, winning_moves,
+)
+from boardai.games.layout import DRAW, HASH, NO_WINNER, PLY, WINNER
 
 WIN = 1_000_000.0
 INF = 1e18
@@ -48,23 +49,7 @@ MAX_PLY = 700                      # > any game's length (26x26 Hex)
 
 
 @njit(cache=True, nogil=True)
-def evaluate(state, ev, nb):
-    """The game's static evaluation for the side to move (``nb``: Hex neighbour table)."""
-    if state[GAME] == GAME_HEX:
-        return hex_evaluate(state, ev, nb)
-    return c4_evaluate(state, ev)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def move_prior(state, move):
-    """The game's ordering hint for ``move`` (higher = try earlier)."""
-    if state[GAME] == GAME_HEX:
-        return hex_move_prior(state, move)
-    return c4_move_prior(state, move)
-
-
-@njit(cache=True, nogil=True)
-def negamax(state, depth, alpha, beta, ctx, nb, tt, ttv, killers, history, moves, scores):
+def negamax(state, depth, alpha, beta, ctx, aux, tt, ttv, killers, history, moves, scores):
     """Value of ``state`` searched ``depth`` plies deep within (alpha, beta) (fail-soft)."""
     ctx[NODES] += 1
     if ctx[STOP] != 0:
@@ -75,7 +60,7 @@ def negamax(state, depth, alpha, beta, ctx, nb, tt, ttv, killers, history, moves
             return 0.0
         return -(WIN - state[PLY])           # the player who just moved won
     if depth <= 0:
-        return evaluate(state, ctx[EVAL], nb)
+        return evaluate(state, ctx[EVAL], aux)
     ply = state[PLY]
     me = ply & 1
     row = moves[ply]
@@ -120,7 +105,7 @@ def negamax(state, depth, alpha, beta, ctx, nb, tt, ttv, killers, history, moves
                 scores[ply, i], scores[ply, k] = scores[ply, k], scores[ply, i]
         m = row[i]
         apply_move(state, m)
-        v = -negamax(state, depth - 1, -beta, -alpha, ctx, nb, tt, ttv, killers, history,
+        v = -negamax(state, depth - 1, -beta, -alpha, ctx, aux, tt, ttv, killers, history,
                      moves, scores)
         undo_move(state)
         if ctx[STOP] != 0:
@@ -150,7 +135,7 @@ def negamax(state, depth, alpha, beta, ctx, nb, tt, ttv, killers, history, moves
 
 
 @njit(cache=True, nogil=True)
-def search_root(state, depth, root_moves, root_vals, ctx, nb, tt, ttv, killers, history, moves,
+def search_root(state, depth, root_moves, root_vals, ctx, aux, tt, ttv, killers, history, moves,
                 scores):
     """Search every root move in the given order; returns the index of the best one.
 
@@ -163,7 +148,7 @@ def search_root(state, depth, root_moves, root_vals, ctx, nb, tt, ttv, killers, 
     for i in range(root_moves.shape[0]):
         apply_move(state, root_moves[i])
         alpha = best if prune else -INF
-        v = -negamax(state, depth - 1, -INF, -alpha, ctx, nb, tt, ttv, killers, history, moves,
+        v = -negamax(state, depth - 1, -INF, -alpha, ctx, aux, tt, ttv, killers, history, moves,
                      scores)
         undo_move(state)
         if ctx[STOP] != 0:

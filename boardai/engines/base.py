@@ -8,6 +8,9 @@ call, so they work from any position; ``new_game``/``notify`` are hints that let
 engines reuse work between moves.
 
 Values are from the side to move's view, in [-1, 1] (1 = certain win); ``winrate`` in [0, 1].
+
+An engine that fails raises one of the fault types below (or any exception: a crash), so the
+arena can tell a time forfeit from an illegal move without knowing what kind of engine it ran.
 """
 
 from __future__ import annotations
@@ -16,7 +19,20 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, ClassVar
 
+from boardai._version import __version__
 from boardai.games.base import Board
+
+
+class EngineError(Exception):
+    """An engine failed to give a move (the arena scores it as a crash)."""
+
+
+class EngineTimeout(EngineError):
+    """The engine did not answer within its hard time limit (a time forfeit)."""
+
+
+class EngineMoveError(EngineError):
+    """The engine answered with something that is not a move (an illegal move)."""
 
 
 @dataclass(frozen=True)
@@ -150,6 +166,15 @@ class Engine:
 
     def close(self) -> None:
         """Release processes or threads the engine holds."""
+
+    def kill(self) -> None:
+        """Stop at once after a fault (a hang, a crash); the next use starts afresh."""
+        self.close()
+
+    def describe(self) -> str | None:
+        """What the engine is, for result stores: a built-in engine is this boardai; an
+        external one reports its name and version (None when it cannot say)."""
+        return f"boardai {__version__}"
 
     def __enter__(self):
         return self

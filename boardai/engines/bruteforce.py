@@ -33,7 +33,6 @@ import numpy as np
 
 from boardai.engines import rollout_kernel as RK
 from boardai.engines.base import Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool
-from boardai.engines.registry import register
 from boardai.games import kernel as K
 from boardai.games.base import Board
 
@@ -265,7 +264,6 @@ def result_from_scores(board: Board, scores: list[ExactScore], info: dict, clock
                       moves=infos, info=info)
 
 
-@register
 class BruteForceEngine(Engine):
     name = "bruteforce"
     summary = ("exact expected result of uniformly random play after each move (seed 000's "

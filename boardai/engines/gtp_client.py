@@ -9,17 +9,26 @@ from __future__ import annotations
 
 import shlex
 
-from boardai.engines.base import Engine, Limit, Option, PlayResult, Stopwatch
-from boardai.engines.registry import register
+from boardai.engines.base import (
+    Engine, EngineError, EngineMoveError, EngineTimeout, Limit, Option, PlayResult, Stopwatch,
+)
+from boardai.games import game_of
 from boardai.games.base import Board, MoveError
-from boardai.gtp.protocol import GtpConnection, GtpError
+from boardai.gtp.protocol import GtpConnection, GtpDisconnected, GtpError, GtpTimeout
 
 
-class GtpBadMove(GtpError):
+class GtpBadMove(EngineMoveError, GtpError):
     """The engine answered ``genmove`` with text that is not a move."""
 
 
-@register
+class GtpEngineTimeout(EngineTimeout, GtpTimeout):
+    """The engine did not answer in its hard timeout (a time forfeit for the arena)."""
+
+
+class GtpEngineGone(EngineError, GtpDisconnected):
+    """The engine's output ended: it exited or crashed."""
+
+
 class GtpEngine(Engine):
     name = "gtp"
     summary = "an external GTP/HTP engine: gtp:COMMAND (e.g. gtp:boardai gtp --engine random)"
@@ -60,23 +69,31 @@ class GtpEngine(Engine):
         return self._conn
 
     def send(self, command: str, timeout: float | None = None) -> str:
-        return self._connection().send(command, timeout=timeout or self.timeout)
+        """One command's answer; a timeout or a vanished engine raise the engine fault types."""
+        try:
+            return self._connection().send(command, timeout=timeout or self.timeout)
+        except GtpTimeout as exc:
+            raise GtpEngineTimeout(str(exc)) from None
+        except GtpDisconnected as exc:
+            raise GtpEngineGone(str(exc)) from None
 
-    def engine_name(self) -> str:
+    def describe(self) -> str | None:
+        """Start the engine and ask its name and version (None if it cannot say)."""
         try:
             return f"{self.send('name')} {self.send('version')}".strip()
-        except GtpError:
-            return self.command
+        except (GtpTimeout, GtpDisconnected):
+            self.kill()         # it will be started again for its first move, and fail there
+            return None
+        except GtpError:        # no name or version command: fine
+            return None
 
     def sync(self, board: Board) -> None:
         setup = (board.game_name, board.width, board.height)
         if self._setup != setup:
             if "game" in self._commands:
                 self.send(f"game {board.game_name}")
-            if board.width == board.height and board.game_name == "hex":
-                self.send(f"boardsize {board.width}")
-            else:
-                self.send(f"boardsize {board.width} {board.height}")
+            size = game_of(board).size_text(board.width, board.height)
+            self.send(f"boardsize {size.replace('x', ' ')}")
             self.send("clear_board")
             self._setup = setup
             self._known = []

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from boardai.engines.base import Engine, Limit, PlayResult
-from boardai.engines.registry import register
 from boardai.games.base import Board
 
 
-@register
 class HumanEngine(Engine):
     name = "human"
     summary = "a person typing moves at the terminal (boardai play only)"

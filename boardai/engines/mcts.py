@@ -18,7 +18,7 @@ import numpy as np
 
 from boardai.engines import mcts_kernel as MK
 from boardai.engines.base import Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool
-from boardai.engines.registry import register
+from boardai.games import all_games, game_of
 from boardai.games.base import Board
 from boardai.games.layout import FLAGS, new_rng
 
@@ -49,7 +49,6 @@ def _child(tree: _Tree, node: int, move: int) -> int:
     return -1
 
 
-@register
 class MctsEngine(Engine):
     name = "mcts"
     summary = ("Monte Carlo tree search: UCT with RAVE, MCTS-solver, one-move win/block checks, "
@@ -57,14 +56,15 @@ class MctsEngine(Engine):
     limit_options = ("time", "sims")
     options = (
         Option("c", float, None, "UCT exploration constant (default 0.35 with RAVE, 0.7 without)"),
-        Option("rave", parse_bool, None, "RAVE/AMAF statistics (default: on for Hex, off for Connect Four)"),
+        Option("rave", parse_bool, None, "RAVE/AMAF statistics (default: the game's; "
+               + ", ".join(f"{g.name} {'on' if g.rave else 'off'}" for g in all_games().values())
+               + ")"),
         Option("rave_bias", float, 0.0005, "RAVE bias b: how fast AMAF gives way to real visits"),
         Option("expand", int, 2, "visits a leaf needs before it is expanded"),
         Option("checks", parse_bool, True, "look for one-move wins and must-blocks when expanding"),
-        Option("bridge", parse_bool, True, "Hex playouts answer bridge intrusions (slower per "
-               "playout, much stronger: docs/experiments.md)"),
-        Option("tactics", parse_bool, None, "Connect Four playouts take wins and block threats "
-               "(default: on)"),
+        # each game's playout switches (Hex: bridge, Connect Four: tactics), from its description
+        *(Option(sw.option, parse_bool, None, sw.help)
+          for g in all_games().values() for sw in g.playout_switches),
         Option("threads", int, 1, "root-parallel search threads"),
         Option("memory_mb", int, 512, "memory cap for all trees together"),
         Option("reuse", parse_bool, True, "keep the matching subtree between moves"),
@@ -122,23 +122,17 @@ class MctsEngine(Engine):
         tree.history = hist
 
     def _params(self, board: Board) -> np.ndarray:
+        game = game_of(board)
         rave = self.opts.get("rave")
         if rave is None:
-            rave = board.game_name == "hex"
+            rave = game.rave
         c = self.opts.get("c")
         if c is None:
             c = 0.35 if rave else 0.7
         return np.array([c, 1.0 if rave else 0.0, float(self.opts.get("rave_bias") or 0.0),
                          float(max(1, int(self.opts.get("expand") or 2))),
                          1.0 if self.opts.get("checks", True) else 0.0,
-                         float(self._policy(board))])
-
-    def _policy(self, board: Board) -> int:
-        """The kernel's playout policy number for this game and these options."""
-        if board.game_name == "hex":
-            return 1 if self.opts.get("bridge", True) else 0
-        tactics = self.opts.get("tactics")
-        return 2 if (tactics is None or tactics) else 0
+                         float(game.playout_policy(self.opts))])
 
     # --- search -------------------------------------------------------------------------
     def _run_tree(self, tree: _Tree, state: np.ndarray, params: np.ndarray, sims: int | None,

@@ -15,8 +15,8 @@ no node objects, and positions are never stored; a simulation replays moves from
 
 ``params`` (float64): C (UCT exploration), RAVE (0/1), RAVE_BIAS (b in beta = n_amaf / (n_amaf +
 n + n*n_amaf*b)), EXPAND (visits a leaf needs before it grows children), CHECKS (0/1: look for
-one-move wins and must-blocks when expanding), POLICY (playout policy of the game: 0 uniform,
-1 Hex bridge saving).
+one-move wins and must-blocks when expanding), POLICY (the game's own playout policy number for
+``playout_policy``: 0 uniform; its description's ``playout_switches`` name the others).
 """
 
 from __future__ import annotations

@@ -35,7 +35,6 @@ import numpy as np
 from boardai.engines import rollout_kernel as RK
 from boardai.engines.base import Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool
 from boardai.engines.bruteforce import exact_scores, result_from_scores
-from boardai.engines.registry import register
 from boardai.games import kernel as K
 from boardai.games.base import Board
 from boardai.games.layout import HASH
@@ -84,7 +83,6 @@ def _stream_seed(base: int, position: int, move: int) -> int:
             + (move + 1) * 0xBF58476D1CE4E5B9) & _M64
 
 
-@register
 class MonteCarloEngine(Engine):
     name = "montecarlo"
     summary = ("flat Monte Carlo (seeds 000, 001, 004): random playouts after every move, best "

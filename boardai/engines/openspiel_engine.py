@@ -9,7 +9,7 @@ ours), a Connect Four action is the 0-based column (7x6 only; OpenSpiel's board 
 from __future__ import annotations
 
 from boardai.engines.base import Engine, Limit, Option, PlayResult, Stopwatch, parse_bool
-from boardai.engines.registry import register
+from boardai.games import game_of
 from boardai.games.base import Board
 
 DEFAULT_TIME = 1.0
@@ -24,7 +24,6 @@ def _pyspiel():
     return pyspiel
 
 
-@register
 class OpenSpielMctsEngine(Engine):
     name = "openspiel-mcts"
     summary = "OpenSpiel's C++ MCTSBot (UCT + random rollouts + solver); needs boardai[peers]"
@@ -42,17 +41,15 @@ class OpenSpielMctsEngine(Engine):
         self._games: dict[tuple, object] = {}
 
     def _game(self, board: Board):
+        """OpenSpiel's game for ``board`` (its description's ``openspiel_game`` names it)."""
         pyspiel = _pyspiel()
-        key = (board.game_name, board.width, board.height)
-        if key not in self._games:
-            if board.game_name == "hex":
-                spec = f"hex(num_cols={board.width},num_rows={board.height})"
-            elif (board.width, board.height) == (7, 6):
-                spec = "connect_four"
-            else:
-                raise ValueError("openspiel-mcts plays Connect Four on 7x6 only")
-            self._games[key] = pyspiel.load_game(spec)
-        return self._games[key]
+        name = game_of(board).openspiel_game
+        if name is None:
+            raise ValueError(f"openspiel-mcts does not play {game_of(board).title}")
+        spec = name(board)                      # ValueError when OpenSpiel lacks this variant
+        if spec not in self._games:
+            self._games[spec] = pyspiel.load_game(spec)
+        return self._games[spec]
 
     def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
         clock = Stopwatch()
@@ -63,8 +60,6 @@ class OpenSpielMctsEngine(Engine):
         game = self._game(board)
         state = game.new_initial_state()
         for move in board.move_stack:
-            if board.game_name == "hex" and move == board.width * board.height:
-                raise ValueError("openspiel-mcts does not know the swap rule")
             state.apply_action(int(move))
         seed = (int(self.opts.get("seed") or 0) + board.ply) % (1 << 31)   # pyspiel takes a C int
         evaluator = pyspiel.RandomRolloutEvaluator(int(self.opts.get("rollouts") or 1), seed)

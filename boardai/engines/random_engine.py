@@ -5,11 +5,9 @@ from __future__ import annotations
 import random
 
 from boardai.engines.base import Engine, Limit, Option, PlayResult, Stopwatch
-from boardai.engines.registry import register
 from boardai.games.base import Board
 
 
-@register
 class RandomEngine(Engine):
     name = "random"
     summary = "uniformly random legal move (seed 000's dummy player); the baseline"

@@ -3,6 +3,9 @@
 ``random:seed=3`` and ``mcts:time=1,threads=2`` are specs; ``gtp:CMD`` runs ``CMD`` as an external
 GTP/HTP engine (everything after ``gtp:`` is the command line, commas and colons included).
 Unknown names or keys fail with the list of what exists.
+
+The built-in engines are listed here (imported on first use); engine modules never import the
+registry, so there is no import circle.  ``register`` adds an engine of your own.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ class EngineSpecError(ValueError):
 
 
 def register(cls: type[Engine]) -> type[Engine]:
-    """Class decorator: make an engine available by its ``name``."""
+    """Make an engine class of your own available by its ``name`` (usable as a decorator)."""
+    _load_builtin_engines()
     ENGINES[cls.name] = cls
     return cls
 
@@ -75,10 +79,19 @@ def make_engine(spec: str, **overrides: Any) -> Engine:
 
 
 def _load_builtin_engines() -> None:
-    """Import the modules that register the built-in engines (on first use)."""
+    """Import the built-in engines (on first use: they load numba code)."""
     if "random" in ENGINES:
         return
-    from boardai.engines import alphabeta, bruteforce, gtp_client, human, mcts, montecarlo, openspiel_engine, random_engine, solver  # noqa: F401,E501
+    from boardai.engines import (
+        alphabeta, bruteforce, gtp_client, human, mcts, montecarlo, openspiel_engine, random_engine,
+        solver,
+    )
+
+    for cls in (mcts.MctsEngine, alphabeta.AlphaBetaEngine, alphabeta.MinimaxEngine,
+                montecarlo.MonteCarloEngine, bruteforce.BruteForceEngine, random_engine.RandomEngine,
+                solver.SolverEngine, gtp_client.GtpEngine, openspiel_engine.OpenSpielMctsEngine,
+                human.HumanEngine):
+        ENGINES.setdefault(cls.name, cls)
 
 
 def all_engines() -> dict[str, type[Engine]]:

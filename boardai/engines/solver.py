@@ -1,104 +1,79 @@
-"""``solver``: perfect play from the exact solvers (Connect Four always; Hex where it solves in time).
+"""``solver``: perfect play from the game's exact solver where it finishes in time, else ``mcts``.
 
-Connect Four: a move keeping the position's exact score is played, which is the fastest win, the
-slowest loss, or a draw kept (Pons' scores grow with the speed of a win); ties go to the column
-nearest the centre.  On its own lines the opening book stores the best move; inside the book's
-complete part every column's score is looked up; elsewhere the position is solved and the
-columns tried one null-window test each until one keeps the score
-(``games/connect4/solver.py``, ``best_move``).  ``analyse`` scores every column exactly and
-puts them in ``info["scores"]``.  Late in a game that takes microseconds;
-early, past the book, it can take minutes, so the search gets 70% of ``time`` (default 10 s)
-and, if that is not enough, ``mcts`` plays in the rest of the time, ``info["exact"]`` is False
-and ``info["fallback"]`` says why (``exact=1``: always search to the end, however long).
-
-Hex: ``boardai.games.hex.solver.engine_move(board, seconds)`` (with 70% of the time) when that
-module exists and solves the position in time; otherwise ``mcts`` plays, as above.
+The game's perfect-play module comes from ``boardai.solvers.for_game`` (Connect Four: opening
+book, then Pons-style alpha-beta; Hex: the opening table, then DFPN with virtual connections).
+The search gets 70% of ``time`` (default 10 s); if that is not enough, or the game has no solver,
+``mcts`` plays in the rest of the time, ``info["exact"]`` is False and ``info["fallback"]`` says
+why (``exact=1``: always search to the end, however long).  ``analyse`` asks the solver for every
+move's exact score where it can give them (Connect Four) and puts them in ``moves`` and
+``info["scores"]``.
 """
 
 from __future__ import annotations
 
+from boardai import solvers
 from boardai.engines.base import Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool
-from boardai.engines.registry import register
+from boardai.engines.mcts import MctsEngine
+from boardai.games import game_of
 from boardai.games.base import Board
 
 DEFAULT_TIME = 10.0
 SOLVE_SHARE = 0.7         # of the time, for the exact search before mcts gets the rest
-# 2**24 entries (128 MB): off the book's lines, early positions solve 2-4x faster than with the
-# 2**20 that suits 'boardai solve' on test sets (4444: 35 s against 149 s; docs/experiments.md)
-ENGINE_TT_BITS = 24
 
 
 def _sign(x: int) -> int:
     return (x > 0) - (x < 0)
 
 
-@register
 class SolverEngine(Engine):
     name = "solver"
     summary = ("Perfect play: exact Connect Four solver with opening book (fastest win, slowest "
                "loss); Hex solver where it finishes in time, else mcts")
     limit_options = ("time",)
     options = (
-        Option("book", parse_bool, True, "Connect Four: use the shipped opening book"),
-        Option("tt_bits", int, ENGINE_TT_BITS,
-               "Connect Four: transposition table of 2**tt_bits entries (8 B each)"),
-        Option("exact", parse_bool, False, "Connect Four: always solve to the end, however long"),
+        Option("book", parse_bool, True, "use the shipped opening book (Connect Four)"),
+        Option("tt_bits", int, None, "transposition table of 2**tt_bits entries, 8 B each "
+               "(Connect Four; default 24)"),
+        Option("exact", parse_bool, False, "always solve to the end, however long"),
         Option("seed", int, None, "seed for the mcts fallback"),
     )
 
     def __init__(self, **opts):
         super().__init__(**opts)
-        self._c4 = None          # LineSolver for the current Connect Four size
-        self._mcts = None
+        self._players: dict[str, object] = {}
+        self._mcts: MctsEngine | None = None
 
-    # --- Connect Four -------------------------------------------------------------------
-    def _c4_solver(self, board: Board):
-        from boardai.games.connect4.solve_lines import LineSolver
+    def _player(self, board: Board):
+        """The game's perfect-play object (kept between moves), or None without a solver."""
+        name = board.game_name
+        if name not in self._players:
+            module = solvers.for_game(name)
+            self._players[name] = None if module is None else module.Player(
+                book=bool(self.opts.get("book", True)), tt_bits=self.opts.get("tt_bits"))
+        return self._players[name]
 
-        if self._c4 is None or (self._c4.width, self._c4.height) != (board.width, board.height):
-            self._c4 = LineSolver(board.width, board.height, use_book=bool(self.opts.get("book", True)),
-                                  tt_bits=int(self.opts.get("tt_bits") or ENGINE_TT_BITS))
-        return self._c4
-
-    def _connect4(self, board: Board, limit: Limit, every_column: bool) -> PlayResult:
-        """Every column's exact score (the book's when it holds the children, or ``analyse``),
-        or for a move only a best one: solve, then one null-window test a column."""
+    def _solve(self, board: Board, limit: Limit, every_move: bool) -> PlayResult:
         clock = Stopwatch()
-        solver = self._c4_solver(board)
         seconds = limit.time if limit.time is not None else DEFAULT_TIME
         budget = None if self.opts.get("exact") else seconds * SOLVE_SHARE
-        nodes = solver.solver.nodes
-        book = solver.book
-        stored = None if (every_column or book is None) else book.best_move(board)
-        if stored is not None:                           # on the engine's lines in the book
-            s, best = stored
-            legal, scores = [best], {best: s}
-        elif every_column or (book is not None and board.ply + 1 <= book.depth):
-            scores = solver.analyze_board(board, budget)
-            if scores is None:
-                return self._fallback(board, seconds, clock, f"not solved in {budget:g} s")
-            legal = [c for c in solver.solver.order.tolist() if board.is_legal(c)]
-            best = max(legal, key=lambda c: scores[c])     # first of the best, centre first
-        else:
-            answer = solver.solver.best_move(board, seconds=budget)
-            if answer is None:
-                return self._fallback(board, seconds, clock, f"not solved in {budget:g} s")
-            s, best = answer
-            legal, scores = [best], {best: s}
-        searched = solver.solver.nodes - nodes
-        s = scores[best]
-        infos = [MoveInfo(c, board.move_name(c), value=float(_sign(scores[c])),
-                          winrate=(_sign(scores[c]) + 1) / 2) for c in legal]
-        infos.sort(key=lambda mi: -scores[mi.move])
-        return PlayResult(best, board.move_name(best), value=float(_sign(s)), pv=[board.move_name(best)],
-                          nodes=searched, time_s=clock(), moves=infos,
-                          info={"score": s, "scores": {board.move_name(c): scores[c] for c in legal},
-                                "exact": True})
+        player = self._player(board)
+        if player is None:
+            return self._fallback(board, seconds, clock,
+                                  f"no exact solver for {game_of(board).title}")
+        answer = player.move(board, budget, every_move)
+        if answer is None:
+            return self._fallback(board, seconds, clock, f"not solved in {budget:g} s")
+        scores = answer.scores or {}
+        infos = [MoveInfo(m, board.move_name(m), value=float(_sign(s)), winrate=(_sign(s) + 1) / 2)
+                 for m, s in sorted(scores.items(), key=lambda ms: -ms[1])]
+        best = answer.move
+        return PlayResult(best, board.move_name(best), value=answer.value,
+                          pv=[board.move_name(best)], nodes=answer.nodes, time_s=clock(),
+                          moves=infos, info={**answer.info, "exact": True})
 
     def _fallback(self, board: Board, seconds: float, clock: Stopwatch, reason: str) -> PlayResult:
         """``mcts``'s move in the time left, marked as not exact."""
         if self._mcts is None:
-            from boardai.engines.mcts import MctsEngine
             self._mcts = MctsEngine(seed=self.opts.get("seed"))
         left = max(0.05, seconds - clock())
         result = self._mcts.play(board, Limit(time=left))
@@ -106,37 +81,17 @@ class SolverEngine(Engine):
         result.time_s = clock()
         return result
 
-    # --- Hex ----------------------------------------------------------------------------
-    def _hex(self, board: Board, limit: Limit) -> PlayResult:
-        clock = Stopwatch()
-        seconds = limit.time if limit.time is not None else DEFAULT_TIME
-        reason = None
-        try:
-            from boardai.games.hex.solver import engine_move
-        except ImportError:
-            engine_move, reason = None, "no Hex solver in this build"
-        if engine_move is not None:
-            answer = engine_move(board, seconds * SOLVE_SHARE)
-            if answer is not None:
-                move, info = answer
-                return PlayResult(move, board.move_name(move), value=None, pv=[board.move_name(move)],
-                                  time_s=clock(), info={**info, "exact": True})
-            reason = f"not solved in {seconds * SOLVE_SHARE:g} s"
-        return self._fallback(board, seconds, clock, reason)
-
     def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
         if board.is_game_over():
             return PlayResult(-1, "resign", resign=True)
-        if board.game_name == "connect4":
-            return self._connect4(board, self._limit(limit), every_column=False)
-        return self._hex(board, self._limit(limit))
+        return self._solve(board, self._limit(limit), every_move=False)
 
     def analyse(self, board: Board, limit: Limit | None = None) -> PlayResult:
-        """As ``play``, and on Connect Four with every column's exact score in ``moves`` and
-        ``info["scores"]``."""
-        if board.game_name == "connect4" and not board.is_game_over():
-            return self._connect4(board, self._limit(limit), every_column=True)
-        return self.play(board, limit)
+        """As ``play``, with every move's exact score in ``moves`` and ``info["scores"]`` where
+        the game's solver gives them (Connect Four)."""
+        if board.is_game_over():
+            return PlayResult(-1, "resign", resign=True)
+        return self._solve(board, self._limit(limit), every_move=True)
 
     def close(self) -> None:
         if self._mcts is not None:

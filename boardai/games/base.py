@@ -63,10 +63,29 @@ class Color(enum.IntEnum):
         raise ValueError(f"unknown colour {text!r}: use b, black, w or white")
 
 
-class Termination(enum.Enum):
-    CONNECTION = "connection"        # Hex: a chain joins the player's two sides
-    FOUR_IN_A_ROW = "four in a row"  # Connect Four
-    DRAW = "draw"                    # Connect Four: full board
+class Termination:
+    """How a finished game ended, e.g. ``Termination("connection")``: one object per value.
+
+    Each game makes its own win kinds in its folder (``hex.board.CONNECTION``);
+    ``Termination.DRAW`` is shared.  ``value`` is the text stored and reported (``arena`` end reasons).
+    """
+
+    _made: ClassVar[dict[str, "Termination"]] = {}
+    value: str
+
+    def __new__(cls, value: str) -> "Termination":
+        made = cls._made.get(value)
+        if made is None:
+            made = super().__new__(cls)
+            made.value = value
+            cls._made[value] = made
+        return made
+
+    def __repr__(self) -> str:
+        return f"Termination({self.value!r})"
+
+
+Termination.DRAW = Termination("draw")      # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -124,7 +143,9 @@ class LegalMoves(Sequence[int]):
 class Board:
     """A mutable game position with history: ``push``/``pop``, ``legal_moves``, ``outcome()``.
 
-    Subclasses set ``game_name``, ``game_id`` and implement notation and rendering.
+    Subclasses set ``game_name``, ``game_id``, ``win_termination`` and implement notation and
+    rendering; the game's description (``games/<game>/game.py``) tells the rest of boardai the
+    rest.
     """
 
     game_name: ClassVar[str]

@@ -13,8 +13,8 @@ jitted functions around) keeps numba's on-disk cache working, so a new process c
 ``playout(state, rng, work, owner)``   random game to the end from ``state`` (left unchanged);
                                        returns BLACK, WHITE or DRAW.  ``work``: int64 scratch of
                                        ``len(state)``; ``owner``: AMAF colours or an empty array
-``playout_policy(..., policy)``        the same with a game policy (1: Hex saves bridges,
-                                       2: Connect Four takes wins and blocks threats)
+``playout_policy(..., policy)``        the same with one of the game's own playout policies
+                                       (0 uniform; the game's description names the others)
 ``copy_position(src, dst)``            clone a position for forward play (``dst`` same length)
 ``wins_if_played(state, move, colour)`` would ``colour`` win at once by playing ``move`` (a legal
                                        cell/column; either colour, whoever is to move)?
@@ -25,7 +25,12 @@ jitted functions around) keeps numba's on-disk cache working, so a new process c
 
 Read-only facts come straight from the header: ``state[PLY] & 1`` is the side to move,
 ``state[WINNER]`` the result so far, ``state[HASH]`` the Zobrist hash, ``state[NUM_ACTIONS]`` the
-size of the action space.  A tiny worked example of the contract is in ``docs/architecture.md``.
+size of the action space.
+
+Every function branches on ``state[GAME]`` and names each game: adding a game is one branch per
+function (``docs/adding_a_game.md``), and a state of an unknown game raises instead of falling
+through to some other game's rules.  Games that lack a hook (a game with no fill-in structure,
+no static evaluator) answer in their branch what the hook's docstring says "not available" is.
 """
 
 from __future__ import annotations
@@ -33,19 +38,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from boardai.games.connect4.eval import c4_evaluate, c4_move_prior
 from boardai.games.connect4.kernel import (
-    c4_apply, c4_is_legal, c4_legal_moves, c4_playout, c4_playout_tactical, c4_undo, c4_winning_moves, c4_wins_if_played,
-    new_c4_state,
+    c4_apply, c4_free_cells, c4_is_legal, c4_legal_moves, c4_playout, c4_playout_quality,
+    c4_playout_tactical, c4_symmetric, c4_symmetric_move, c4_undo, c4_winning_moves,
+    c4_wins_if_played, new_c4_state,
 )
+from boardai.games.hex.eval import hex_evaluate, hex_move_prior
 from boardai.games.hex.kernel import (
-    hex_apply, hex_is_legal, hex_legal_moves, hex_playout, hex_playout_bridge, hex_undo,
-    hex_winning_moves,
+    hex_apply, hex_fill_cells, hex_fill_connects, hex_fill_length, hex_fill_load, hex_fill_rank,
+    hex_fill_set, hex_free_cells, hex_is_legal, hex_legal_moves, hex_playout, hex_playout_bridge,
+    hex_playout_quality, hex_symmetric, hex_symmetric_move, hex_undo, hex_winning_moves,
     hex_wins_if_played, new_hex_state,
 )
 from boardai.games.layout import GAME, GAME_CONNECT4, GAME_HEX, POS_LEN
 
+
 def new_state(game: int, width: int, height: int, swap: bool = False) -> np.ndarray:
-    """A fresh state array for ``game`` (GAME_HEX or GAME_CONNECT4)."""
+    """A fresh state array for kernel id ``game``."""
     if game == GAME_HEX:
         return new_hex_state(width, height, swap)
     if game == GAME_CONNECT4:
@@ -54,66 +64,103 @@ def new_state(game: int, width: int, height: int, swap: bool = False) -> np.ndar
 
 
 @njit(cache=True, nogil=True)
+def _unknown_game():
+    raise ValueError("state[GAME] is not the id of a game this kernel knows")
+
+
+@njit(cache=True, nogil=True)
 def apply_move(state, move):
-    if state[GAME] == GAME_HEX:
+    g = state[GAME]
+    if g == GAME_HEX:
         hex_apply(state, move)
-    else:
+    elif g == GAME_CONNECT4:
         c4_apply(state, move)
+    else:
+        _unknown_game()
 
 
 @njit(cache=True, nogil=True)
 def undo_move(state):
-    if state[GAME] == GAME_HEX:
+    g = state[GAME]
+    if g == GAME_HEX:
         return hex_undo(state)
-    return c4_undo(state)
+    if g == GAME_CONNECT4:
+        return c4_undo(state)
+    _unknown_game()
+    return -1
 
 
 @njit(cache=True, nogil=True)
 def is_legal(state, move):
-    if state[GAME] == GAME_HEX:
+    g = state[GAME]
+    if g == GAME_HEX:
         return hex_is_legal(state, move)
-    return c4_is_legal(state, move)
+    if g == GAME_CONNECT4:
+        return c4_is_legal(state, move)
+    _unknown_game()
+    return False
 
 
 @njit(cache=True, nogil=True)
 def legal_moves(state, out):
-    if state[GAME] == GAME_HEX:
+    g = state[GAME]
+    if g == GAME_HEX:
         return hex_legal_moves(state, out)
-    return c4_legal_moves(state, out)
+    if g == GAME_CONNECT4:
+        return c4_legal_moves(state, out)
+    _unknown_game()
+    return 0
 
 
 @njit(cache=True, nogil=True)
 def playout(state, rng, work, owner):
-    if state[GAME] == GAME_HEX:
+    g = state[GAME]
+    if g == GAME_HEX:
         return hex_playout(state, rng, work, owner)
-    return c4_playout(state, rng, work, owner)
+    if g == GAME_CONNECT4:
+        return c4_playout(state, rng, work, owner)
+    _unknown_game()
+    return 0
 
 
 @njit(cache=True, nogil=True)
 def wins_if_played(state, move, colour):
-    if state[GAME] == GAME_HEX:
+    g = state[GAME]
+    if g == GAME_HEX:
         return hex_wins_if_played(state, move, colour)
-    return c4_wins_if_played(state, move, colour)
+    if g == GAME_CONNECT4:
+        return c4_wins_if_played(state, move, colour)
+    _unknown_game()
+    return False
 
 
 @njit(cache=True, nogil=True)
 def winning_moves(state, colour, out):
-    if state[GAME] == GAME_HEX:
+    g = state[GAME]
+    if g == GAME_HEX:
         return hex_winning_moves(state, colour, out)
-    return c4_winning_moves(state, colour, out)
+    if g == GAME_CONNECT4:
+        return c4_winning_moves(state, colour, out)
+    _unknown_game()
+    return 0
 
 
 @njit(cache=True, nogil=True)
 def playout_policy(state, rng, work, owner, policy):
-    """``playout`` with a game policy: 0 uniform; 1 Hex saves bridges; 2 Connect Four takes wins
-    and blocks threats.  A policy the game lacks means uniform.  ``work``: len(state) + 64."""
-    if state[GAME] == GAME_HEX:
+    """``playout`` with one of the game's policies (its description's ``playout_switches``):
+    Hex 1 saves bridges; Connect Four 1 takes wins and blocks threats; 0 and any policy the
+    game lacks are uniform.  ``work``: len(state) + 64."""
+    g = state[GAME]
+    if g == GAME_HEX:
         if policy == 1:
             return hex_playout_bridge(state, rng, work, owner)
         return hex_playout(state, rng, work, owner)
-    if policy == 2:
-        return c4_playout_tactical(state, rng, work, owner)
-    return c4_playout(state, rng, work, owner)
+    if g == GAME_CONNECT4:
+        if policy == 1:
+            return c4_playout_tactical(state, rng, work, owner)
+        return c4_playout(state, rng, work, owner)
+    _unknown_game()
+    return 0
 
 
 @njit(cache=True, nogil=True)
@@ -131,6 +178,40 @@ def playout_batch(state, rng, count):
     for _ in range(count):
         totals[playout(state, rng, work, no_owner)] += 1
     return totals
+
+
+# --- hooks for minimax and alpha-beta (engines/alphabeta_kernel.py) -------------------------
+#
+# =======================================  ==========================================================
+# ``evaluate(state, ev, aux)``             static evaluation for the side to move by the game's
+#                                          evaluator ``ev`` (its description's ``evaluators``);
+#                                          ``aux``: the int64 2-D table the description's
+#                                          ``eval_aux(width, height)`` built (Hex: neighbours).
+#                                          0.0 for a game without evaluators
+# ``move_prior(state, move)``              the game's ordering hint (higher = try earlier)
+# =======================================  ==========================================================
+
+
+@njit(cache=True, nogil=True)
+def evaluate(state, ev, aux):
+    g = state[GAME]
+    if g == GAME_HEX:
+        return hex_evaluate(state, ev, aux)
+    if g == GAME_CONNECT4:
+        return c4_evaluate(state, ev)
+    _unknown_game()
+    return 0.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def move_prior(state, move):
+    g = state[GAME]
+    if g == GAME_HEX:
+        return hex_move_prior(state, move)
+    if g == GAME_CONNECT4:
+        return c4_move_prior(state, move)
+    _unknown_game()
+    return 0
 
 
 # --- hooks for flat Monte Carlo and brute force (engines/rollout_kernel.py) -------------------
@@ -158,66 +239,88 @@ def playout_batch(state, rng, count):
 # ``fill_rank(state, rank)``               the order to assign cells in (lowest ``rank`` first)
 # =======================================  ==========================================================
 
-from boardai.games.connect4.kernel import (  # noqa: E402
-    c4_free_cells, c4_playout_quality, c4_symmetric, c4_symmetric_move,
-)
-from boardai.games.hex.kernel import (  # noqa: E402
-    hex_fill_cells, hex_fill_connects, hex_fill_length, hex_fill_load, hex_fill_rank, hex_fill_set,
-    hex_free_cells, hex_playout_quality, hex_symmetric, hex_symmetric_move,
-)
-
 
 @njit(cache=True, nogil=True)
 def playout_quality(state, rng, work):
-    if state[GAME] == GAME_HEX:
+    g = state[GAME]
+    if g == GAME_HEX:
         return hex_playout_quality(state, rng, work)
-    return c4_playout_quality(state, rng, work)
+    if g == GAME_CONNECT4:
+        return c4_playout_quality(state, rng, work)
+    _unknown_game()
+    return 0, 0
 
 
 @njit(cache=True, nogil=True)
 def free_cells(state):
-    if state[GAME] == GAME_HEX:
+    g = state[GAME]
+    if g == GAME_HEX:
         return hex_free_cells(state)
-    return c4_free_cells(state)
+    if g == GAME_CONNECT4:
+        return c4_free_cells(state)
+    _unknown_game()
+    return 0
 
 
 @njit(cache=True, nogil=True)
 def position_symmetric(state):
-    if state[GAME] == GAME_HEX:
+    g = state[GAME]
+    if g == GAME_HEX:
         return hex_symmetric(state)
-    return c4_symmetric(state)
+    if g == GAME_CONNECT4:
+        return c4_symmetric(state)
+    _unknown_game()
+    return False
 
 
 @njit(cache=True, nogil=True)
 def symmetric_move(state, move):
-    if state[GAME] == GAME_HEX:
+    g = state[GAME]
+    if g == GAME_HEX:
         return hex_symmetric_move(state, move)
-    return c4_symmetric_move(state, move)
+    if g == GAME_CONNECT4:
+        return c4_symmetric_move(state, move)
+    _unknown_game()
+    return 0
 
 
 @njit(cache=True, nogil=True)
 def fill_cells(state, out):
-    if state[GAME] == GAME_HEX:
+    g = state[GAME]
+    if g == GAME_HEX:
         return hex_fill_cells(state, out)
+    if g == GAME_CONNECT4:
+        return -1                      # gravity: not a fill-in game
+    _unknown_game()
     return -1
+
+
+@njit(cache=True, nogil=True)
+def _not_fill_in():
+    raise ValueError("fill_* hooks are only for fill-in games (fill_cells returned -1)")
 
 
 @njit(cache=True, nogil=True)
 def fill_load(state, fill):
     if state[GAME] == GAME_HEX:
         hex_fill_load(state, fill)
+    else:
+        _not_fill_in()
 
 
 @njit(cache=True, nogil=True)
 def fill_set(state, fill, cell, colour, on):
     if state[GAME] == GAME_HEX:
         hex_fill_set(state, fill, cell, colour, on)
+    else:
+        _not_fill_in()
 
 
 @njit(cache=True, nogil=True)
 def fill_connects(state, fill, colour, with_free):
     if state[GAME] == GAME_HEX:
         return hex_fill_connects(state, fill, colour, with_free)
+    _not_fill_in()
     return False
 
 
@@ -225,6 +328,7 @@ def fill_connects(state, fill, colour, with_free):
 def fill_length(state, fill, colour, with_free):
     if state[GAME] == GAME_HEX:
         return hex_fill_length(state, fill, colour, with_free)
+    _not_fill_in()
     return 0
 
 
@@ -232,3 +336,5 @@ def fill_length(state, fill, colour, with_free):
 def fill_rank(state, rank):
     if state[GAME] == GAME_HEX:
         hex_fill_rank(state, rank)
+    else:
+        _not_fill_in()

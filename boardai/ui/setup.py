@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from boardai import records
-from boardai.games import make_board, parse_size
+from boardai.games import get_game
 from boardai.ui.terminal import Seat, TerminalGame, ask, default_record_path, make_seat
 
 DEFAULT_ENGINE = "mcts:time=1"
@@ -43,12 +43,13 @@ def build_game(game: str, size: str | None, swap: bool, black: str | None, white
         record_path = record_path or Path(load)
         return TerminalGame(board, seats[0], seats[1], record_path, color, input_fn, out)
 
+    rules = get_game(game)
     if black is None and white is None:
         out.write("*** Welcome to boardai ***\n")
-        default_size = "7" if game == "hex" else "7x6"
+        default_size = rules.size_text(*rules.play_size_or_default)
         if size is None:
             size = ask(input_fn, out, f"Enter the board size (press enter for {default_size}): ",
-                       default_size, lambda s: make_board(game, s, swap=swap))
+                       default_size, lambda s: rules.new_board(s, swap=swap))
         humans = int(ask(input_fn, out, "Enter the number of human players (0, 1 or 2; "
                          "press enter for 0): ", "0", _check_count))
         if humans == 0:
@@ -62,9 +63,7 @@ def build_game(game: str, size: str | None, swap: bool, black: str | None, white
             black, white = ("human", DEFAULT_ENGINE) if mine == 0 else (DEFAULT_ENGINE, "human")
     black = black or DEFAULT_ENGINE
     white = white or DEFAULT_ENGINE
-    if size is None:
-        size = "7" if game == "hex" else None
-    board = make_board(game, parse_size(game, size), swap=swap)
+    board = rules.new_board(rules.play_size_or_default if size is None else size, swap=swap)
     seats: tuple[Seat, Seat] = (make_seat(black, seed, 0), make_seat(white, seed, 1))
     return TerminalGame(board, seats[0], seats[1], record_path or default_record_path(game),
                         color, input_fn, out)

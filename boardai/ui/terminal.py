@@ -17,7 +17,7 @@ from typing import Callable, TextIO
 from boardai import records
 from boardai.engines.base import Engine
 from boardai.engines.registry import make_engine
-from boardai.games import Board, Color, MoveError, make_board
+from boardai.games import Board, Color, MoveError, game_of
 
 HELP = """Commands:
   <move>       play a move: {example}
@@ -95,9 +95,7 @@ class TerminalGame:
         self.say(self.board.render(color=self.color))
 
     def side_name(self, colour: Color) -> str:
-        if self.board.game_name == "connect4":
-            return f"{colour} ({'X' if colour == Color.BLACK else 'O'})"
-        return f"{colour} ({colour.letter})"
+        return game_of(self.board).side_name(colour)
 
     # --- record -------------------------------------------------------------------------
     def save(self, path: Path | None = None) -> Path:
@@ -154,8 +152,7 @@ class TerminalGame:
         return True
 
     def _example(self) -> str:
-        return "c3, C3 or '2 3' (row col from 0)" if self.board.game_name == "hex" else "a column 1-" \
-            f"{self.board.width}"
+        return game_of(self.board).hint(self.board)
 
     def human_turn(self) -> bool:
         """Ask until a move is played; False when the human quits."""

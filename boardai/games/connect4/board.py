@@ -16,6 +16,7 @@ from boardai.games.layout import GAME_CONNECT4, WINNER
 
 DEFAULT_WIDTH = 7
 DEFAULT_HEIGHT = 6
+FOUR_IN_A_ROW = Termination("four in a row")
 
 
 class Connect4Board(Board):
@@ -28,7 +29,7 @@ class Connect4Board(Board):
 
     game_name = "connect4"
     game_id = GAME_CONNECT4
-    win_termination = Termination.FOUR_IN_A_ROW
+    win_termination = FOUR_IN_A_ROW
 
     def __init__(self, width: int = DEFAULT_WIDTH, height: int = DEFAULT_HEIGHT):
         if not isinstance(width, int) or not isinstance(height, int) or width < 1 or height < 1 \
@@ -123,4 +124,4 @@ class Connect4Board(Board):
         return render_connect4(grid, last, set(self.winning_cells()), color)
 
 
-__all__ = ["Connect4Board", "IllegalMoveError", "InvalidMoveError"]
+__all__ = ["Connect4Board", "FOUR_IN_A_ROW", "IllegalMoveError", "InvalidMoveError"]

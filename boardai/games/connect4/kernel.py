@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from boardai.games.layout import (
-    BLACK, DRAW, GAME, GAME_CONNECT4, HASH, HEADER, HEIGHT, HIST, JOURNAL, LAST_MOVE,
+    DRAW, GAME, GAME_CONNECT4, HASH, HEADER, HEIGHT, HIST, JOURNAL, LAST_MOVE,
     NO_WINNER, NUM_ACTIONS, PLY, POS_LEN, WIDTH, WINNER, rng_next, zobrist_key,
 )
 

@@ -14,6 +14,7 @@ from boardai.games.hex.render import render_hex
 from boardai.games.layout import FLAGS, FLAG_SWAP, GAME_HEX, HEADER, WINNER
 
 DEFAULT_SIZE = 11
+CONNECTION = Termination("connection")   # a chain joins the player's two sides
 
 
 class HexBoard(Board):
@@ -34,7 +35,7 @@ class HexBoard(Board):
 
     game_name = "hex"
     game_id = GAME_HEX
-    win_termination = Termination.CONNECTION
+    win_termination = CONNECTION
 
     def __init__(self, width: int = DEFAULT_SIZE, height: int | None = None, swap: bool = False):
         height = width if height is None else height
@@ -151,4 +152,4 @@ class HexBoard(Board):
 
 
 
-__all__ = ["HexBoard", "IllegalMoveError", "InvalidMoveError", "DEFAULT_SIZE"]
+__all__ = ["CONNECTION", "DEFAULT_SIZE", "HexBoard", "IllegalMoveError", "InvalidMoveError"]

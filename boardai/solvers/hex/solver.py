@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from boardai.games.hex import vc
-from boardai.games.hex.inferior import capture_dominated, fill, ring_table
-from boardai.games.hex.vc import ONE, ZERO, bit, connected, cover, hsearch
+from boardai.solvers.hex import vc
+from boardai.solvers.hex.inferior import capture_dominated, fill, ring_table
+from boardai.solvers.hex.vc import ONE, ZERO, bit, connected, cover, hsearch
 
 INF = np.int64(1 << 40)
 EPS = 0.25                    # the 1+ε trick: child disproof threshold ceil(delta2 * (1+ε))

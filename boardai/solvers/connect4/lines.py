@@ -15,8 +15,8 @@ from typing import Iterable, Iterator
 
 from boardai.games.base import MoveError
 from boardai.games.connect4.board import Connect4Board
-from boardai.games.connect4.book import Book, move_score, shipped_book
-from boardai.games.connect4.solver import DEFAULT_TT_BITS, FULL_COLUMN, Solver
+from boardai.solvers.connect4.book import Book, move_score, shipped_book
+from boardai.solvers.connect4.solver import DEFAULT_TT_BITS, FULL_COLUMN, Solver
 
 
 @dataclass

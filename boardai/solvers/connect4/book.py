@@ -20,7 +20,7 @@ from typing import Callable
 import numpy as np
 
 from boardai.games.connect4.board import Connect4Board
-from boardai.games.connect4.solver import (
+from boardai.solvers.connect4.solver import (
     G_BOTTOM, Solver, make_geometry, position_key, state_bits, win_score,
 )
 

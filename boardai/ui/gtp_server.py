@@ -1,4 +1,4 @@
-"""The GTP/HTP engine side: serve one engine on a pair of line streams (stdin/stdout).
+"""The GTP/HTP front-end: serve one engine on a pair of line streams (stdin/stdout).
 
 HexGui's command set plus a few of our own (``game``).  Every line gets an answer; a malformed,
 unknown or illegal command is answered ``? reason`` and changes nothing; the server never dies on
@@ -13,7 +13,7 @@ from typing import IO, Callable
 
 from boardai import __version__
 from boardai.engines.base import Engine, Limit
-from boardai.games import Board, Color, InvalidMoveError, MoveError, game_name, make_board
+from boardai.games import Board, Color, InvalidMoveError, MoveError, all_games, get_game
 from boardai.gtp.protocol import format_response, parse_command
 
 
@@ -58,9 +58,9 @@ class GtpServer:
     def __init__(self, engine: Engine, game: str = "hex", size: str | None = None,
                  swap: bool = False, err: IO[str] | None = None):
         self.engine = engine
-        self.game = game_name(game)
+        self.game = get_game(game)
         self.swap = swap
-        self.board: Board = make_board(self.game, size, swap=swap and self.game == "hex")
+        self.board: Board = self.game.new_board(size, swap=swap and self.game.swap)
         self.clock = TimeControl()
         self.err = err if err is not None else sys.stderr
         self.done = False
@@ -115,20 +115,22 @@ class GtpServer:
 
     def _new_board(self, size: str | tuple[int, int] | None) -> None:
         try:
-            board = make_board(self.game, size, swap=self.swap and self.game == "hex")
+            board = self.game.new_board(size, swap=self.swap and self.game.swap)
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         self.board = board
         self.engine.new_game(self.board)
 
     def cmd_boardsize(self, args: list[str]) -> str:
-        if len(args) == 1 and self.game == "hex":
+        if len(args) == 1 and self.game.square_sizes:
             size = args[0]
         elif len(args) == 2:
             size = f"{args[0]}x{args[1]}"
         else:
+            w, h = self.game.default_size
             raise CommandError("boardsize needs a size: boardsize N or boardsize W H"
-                               if self.game == "hex" else "boardsize needs W H, e.g. boardsize 7 6")
+                               if self.game.square_sizes
+                               else f"boardsize needs W H, e.g. boardsize {w} {h}")
         if not all(a.isdigit() for a in args):
             raise CommandError(f"boardsize needs whole numbers, not {' '.join(args)!r}")
         self._new_board(size)
@@ -140,9 +142,9 @@ class GtpServer:
 
     def cmd_game(self, args: list[str]) -> str:
         if len(args) != 1:
-            raise CommandError("game needs a name: game hex or game connect4")
+            raise CommandError("game needs a name: " + " or ".join(f"game {g}" for g in all_games()))
         try:
-            self.game = game_name(args[0])
+            self.game = get_game(args[0])
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         self._new_board(None)
@@ -162,8 +164,8 @@ class GtpServer:
 
     def cmd_play(self, args: list[str]) -> str:
         if len(args) != 2:
-            raise CommandError("play needs a colour and a move, e.g. play black "
-                               + ("c3" if self.game == "hex" else "4"))
+            raise CommandError(f"play needs a colour and a move, e.g. play black "
+                               f"{self.game.move_example}")
         colour = self._colour(args[0])
         self._check_turn(colour)
         try:

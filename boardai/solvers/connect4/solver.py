@@ -44,7 +44,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from boardai.games.connect4.kernel import OCCUPIED, STONES, _threat_cells
-from boardai.games.layout import HEIGHT, PLY, WIDTH, popcount
+from boardai.games.layout import PLY, popcount
 
 G_W, G_H, G_WH, G_CEIL, G_BOTTOM, G_BOARD, G_MIRROR, G_SYM_PLIES = range(8)
 

@@ -1,0 +1,207 @@
+"""``Game``: everything the rest of boardai knows about one game, in one description.
+
+Each game's folder holds its description (``games/hex/game.py`` has ``HEX``), and
+``boardai.games`` registers them; front-ends (CLI, GTP, terminal), records, the arena, the bench
+and the engines read a game's facts from here instead of asking "is this Hex?".  What the jitted
+code needs is not here: it dispatches on ``kernel_id`` in ``games/kernel.py``.
+
+A description is plain data plus a few small hooks (functions of the board or the size).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from boardai.games.base import Board, Color
+
+
+@dataclass(frozen=True)
+class PlayoutSwitch:
+    """An on/off ``mcts`` option choosing between two of the game's playout policies.
+
+    ``option`` is the spec key (``mcts:bridge=0``); on (the default) plays policy ``on``, off
+    plays ``off``.  Policy numbers are the game's own, read by its ``playout_policy`` kernel.
+    """
+
+    option: str
+    help: str
+    on: int
+    off: int = 0
+
+
+@dataclass(frozen=True)
+class Evaluator:
+    """A static evaluator of the game for ``minimax``/``alphabeta``: its id in the kernel's
+    ``evaluate`` hook and what it rewards (for help texts)."""
+
+    name: str
+    id: int
+    what: str
+
+
+@dataclass(frozen=True)
+class RecordRules:
+    """How the game's records are written and read (the generic SGF layer is ``records/``).
+
+    ``gm``: the GM value written; ``gm_aliases``: other GM values read as this game.
+    ``size_short``: a square board is written ``SZ[N]`` (else always ``SZ[W:H]``).
+    ``props``: root properties only this game has, written by ``write_props(board)`` and checked
+    by ``check_prop(key, value, board)`` (returns the problem, or None) once the moves are read.
+    """
+
+    gm: str
+    gm_aliases: tuple[str, ...] = ()
+    size_short: bool = False
+    size_example: str = "SZ[7:6] (7 wide, 6 high)"
+    props: tuple[str, ...] = ()
+    write_props: Callable[[Board], list[tuple[str, str]]] = lambda board: []
+    check_prop: Callable[[str, str, Board], str | None] = lambda key, value, board: None
+
+
+def _no_openings(width: int, height: int, seed: int) -> tuple[tuple[int, ...], ...]:
+    return ()
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """One game's facts and hooks.  See ``docs/adding_a_game.md`` for what each is used for."""
+
+    name: str                                  # canonical name: --game, GTP 'game', records
+    title: str                                 # for people: "Connect Four"
+    kernel_id: int                             # state[GAME] (games/layout.py)
+    board: Callable[..., Board]                # board class: board(width, height, **rules)
+    default_size: tuple[int, int]              # programs (GTP, analyse, arena, bench)
+    end_reasons: tuple[str, ...]               # Outcome.termination values, as stored
+    records: RecordRules
+    aliases: tuple[str, ...] = ()
+    play_size: tuple[int, int] | None = None   # `boardai play` (default: default_size)
+    square_sizes: bool = False                 # "N" means NxN (else sizes are always WxH)
+    swap: bool = False                         # the swap rule exists (a --swap flag)
+    swap_spellings: tuple[str, ...] = ()       # move texts that name the swap
+    move_hint: str = ""                        # for people, "{width}"/"{height}" filled in
+    move_example: str = ""                     # one move, for protocol error messages
+    side_labels: tuple[str, str] = ("B", "W")  # as shown beside "Black"/"White"
+    # engines
+    rave: bool = False                         # mcts: RAVE on by default
+    playout_switches: tuple[PlayoutSwitch, ...] = ()
+    evaluators: tuple[Evaluator, ...] = ()     # first is not the default: see default_evaluator
+    default_evaluator: str = ""
+    eval_aux: Callable[[int, int], np.ndarray] = lambda w, h: np.zeros((1, 1), dtype=np.int64)
+    bench_position: str = ""                   # alpha-beta bench: a few moves in
+    opening_suites: dict[str, Callable[[int, int, int], tuple[tuple[int, ...], ...]]] = \
+        field(default_factory=dict)
+    openspiel_game: Callable[[Board], str] | None = None   # OpenSpiel's name for the board
+
+    # --- sizes --------------------------------------------------------------------------
+    def parse_size(self, size: str | int | tuple[int, int] | None) -> tuple[int, int]:
+        """``N`` (square games) or ``WxH``; None or "" gives ``default_size``."""
+        if isinstance(size, tuple):
+            return size
+        if size is None or size == "":
+            return self.default_size
+        text = str(size).strip().lower().replace("×", "x")
+        example = self.size_text(*self.default_size)
+        try:
+            if "x" in text:
+                w, h = (int(p) for p in text.split("x", 1))
+            else:
+                w = h = int(text)
+        except ValueError:
+            raise ValueError(f"bad board size {size!r}: give N or WxH, e.g. 11 or 7x6") from None
+        if not self.square_sizes and "x" not in text:
+            raise ValueError(f"bad {self.title} size {size!r}: give WxH, e.g. {example}")
+        return w, h
+
+    def size_text(self, width: int, height: int) -> str:
+        """The size as people type it: ``7`` for a square board of a square game, else ``7x6``."""
+        return str(width) if self.square_sizes and width == height else f"{width}x{height}"
+
+    @property
+    def play_size_or_default(self) -> tuple[int, int]:
+        return self.play_size or self.default_size
+
+    def new_board(self, size=None, swap: bool = False) -> Board:
+        """An empty board; ValueError naming what is accepted."""
+        w, h = self.parse_size(size)
+        if swap and not self.swap:
+            raise ValueError(f"the swap rule is a rule of {swap_games_text()}; "
+                             f"{self.title} has none")
+        return self.board(w, h, swap=True) if swap else self.board(w, h)
+
+    # --- people -------------------------------------------------------------------------
+    def hint(self, board: Board) -> str:
+        """What a person may type for a move on ``board``."""
+        return self.move_hint.format(width=board.width, height=board.height)
+
+    def side_name(self, colour: Color) -> str:
+        return f"{colour} ({self.side_labels[int(colour)]})"
+
+    def is_swap_text(self, text: str) -> bool:
+        return text.strip().lower() in self.swap_spellings
+
+    # --- engines ------------------------------------------------------------------------
+    def evaluator(self, name: str | None) -> Evaluator:
+        """The evaluator called ``name`` (None: the default); ValueError naming the choices."""
+        name = name or self.default_evaluator
+        for ev in self.evaluators:
+            if ev.name == name:
+                return ev
+        if not self.evaluators:
+            raise ValueError(f"{self.name} has no static evaluator")
+        raise ValueError(f"{self.name} has no evaluator {name!r}: choose from "
+                         f"{', '.join(e.name for e in self.evaluators)}")
+
+    def playout_policy(self, options: dict) -> int:
+        """The kernel's playout policy number for these ``mcts`` options (0: uniform)."""
+        for switch in self.playout_switches:
+            value = options.get(switch.option)
+            return switch.on if (value is None or value) else switch.off
+        return 0
+
+
+# --- the registry --------------------------------------------------------------------------
+_GAMES: dict[str, Game] = {}
+_BY_ALIAS: dict[str, Game] = {}
+_BY_KERNEL: dict[int, Game] = {}
+
+
+def register_game(game: Game) -> Game:
+    """Make ``game`` known by its name, aliases and kernel id (each must be new)."""
+    for key in (game.name, *game.aliases):
+        if key in _BY_ALIAS:
+            raise ValueError(f"game name {key!r} is taken by {_BY_ALIAS[key].name}")
+    if game.kernel_id in _BY_KERNEL:
+        raise ValueError(f"kernel id {game.kernel_id} is taken by {_BY_KERNEL[game.kernel_id].name}")
+    _GAMES[game.name] = game
+    _BY_KERNEL[game.kernel_id] = game
+    for key in (game.name, *game.aliases):
+        _BY_ALIAS[key] = game
+    return game
+
+
+def all_games() -> dict[str, Game]:
+    """Every registered game by canonical name, in registration order."""
+    return dict(_GAMES)
+
+
+def get_game(name: str | Game) -> Game:
+    """The game called ``name`` (canonical name or alias, any case); ValueError naming them."""
+    if isinstance(name, Game):
+        return name
+    game = _BY_ALIAS.get(str(name).strip().lower())
+    if game is None:
+        raise ValueError(f"unknown game {name!r}: use {' or '.join(_GAMES)}")
+    return game
+
+
+def game_of(board: Board) -> Game:
+    """The description of ``board``'s game."""
+    return _BY_KERNEL[board.game_id]
+
+
+def swap_games_text() -> str:
+    """The games with the swap rule, for messages ("Hex")."""
+    return " and ".join(g.title for g in _GAMES.values() if g.swap) or "no game here"

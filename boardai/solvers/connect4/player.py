@@ -1,0 +1,64 @@
+"""Perfect Connect Four moves for the ``solver`` engine: the opening book, then the solver.
+
+On the engine's own lines the book stores the best move; inside the book's complete part every
+column's score is looked up; elsewhere the position is solved and the columns tried one
+null-window test each until one keeps the score (``Solver.best_move``).  A move keeping the
+position's exact score is the fastest win, the slowest loss, or a draw kept (Pons' scores grow
+with the speed of a win); ties go to the column nearest the centre.
+"""
+
+from __future__ import annotations
+
+from boardai.solvers.answer import Answer
+from boardai.solvers.connect4.lines import LineSolver
+
+# 2**24 entries (128 MB): off the book's lines, early positions solve 2-4x faster than with the
+# 2**20 that suits 'boardai solve' on test sets (4444: 35 s against 149 s; docs/experiments.md)
+ENGINE_TT_BITS = 24
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+class Player:
+    """Keeps one solver (and its table) per board size between moves."""
+
+    def __init__(self, book: bool = True, tt_bits: int | None = None):
+        self.use_book = book
+        self.tt_bits = int(tt_bits or ENGINE_TT_BITS)
+        self._lines: LineSolver | None = None
+
+    def _solver(self, board) -> LineSolver:
+        if self._lines is None or (self._lines.width, self._lines.height) != (board.width, board.height):
+            self._lines = LineSolver(board.width, board.height, use_book=self.use_book,
+                                     tt_bits=self.tt_bits)
+        return self._lines
+
+    def move(self, board, budget: float | None, every_move: bool) -> Answer | None:
+        """Every column's exact score (``every_move``), or for a move only a best one; None when
+        the search does not finish within ``budget`` seconds (None: no limit)."""
+        lines = self._solver(board)
+        nodes = lines.solver.nodes
+        book = lines.book
+        stored = None if (every_move or book is None) else book.best_move(board)
+        if stored is not None:                           # on the engine's lines in the book
+            s, best = stored
+            scores = {best: s}
+        elif every_move or (book is not None and board.ply + 1 <= book.depth):
+            all_scores = lines.analyze_board(board, budget)
+            if all_scores is None:
+                return None
+            legal = [c for c in lines.solver.order.tolist() if board.is_legal(c)]
+            best = max(legal, key=lambda c: all_scores[c])   # first of the best, centre first
+            scores = {c: all_scores[c] for c in legal}
+        else:
+            answer = lines.solver.best_move(board, seconds=budget)
+            if answer is None:
+                return None
+            s, best = answer
+            scores = {best: s}
+        return Answer(best, scores=scores, value=float(_sign(scores[best])),
+                      nodes=lines.solver.nodes - nodes,
+                      info={"score": scores[best],
+                            "scores": {board.move_name(c): v for c, v in scores.items()}})
