@@ -48,15 +48,17 @@ class RecordRules:
 
     ``gm``: the GM value written; ``gm_aliases``: other GM values read as this game.
     ``size_short``: a square board is written ``SZ[N]`` (else always ``SZ[W:H]``).
-    ``props``: root properties only this game has, written by ``write_props(board)`` and checked
-    by ``check_prop(key, value, board)`` (returns the problem, or None) once the moves are read.
+    ``props``: root properties only this game has, each with what it holds ("the position"),
+    written by ``write_props(board)`` and checked by ``check_prop(key, value, board)`` once the
+    moves are read (returns the problem, where ``{prop}`` stands for the property as written, or
+    None).
     """
 
     gm: str
     gm_aliases: tuple[str, ...] = ()
     size_short: bool = False
     size_example: str = "SZ[7:6] (7 wide, 6 high)"
-    props: tuple[str, ...] = ()
+    props: dict[str, str] = field(default_factory=dict)
     write_props: Callable[[Board], list[tuple[str, str]]] = lambda board: []
     check_prop: Callable[[str, str, Board], str | None] = lambda key, value, board: None
 

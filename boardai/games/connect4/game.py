@@ -82,7 +82,7 @@ CONNECT4 = Game(
     default_size=(7, 6),
     end_reasons=(FOUR_IN_A_ROW.value, Termination.DRAW.value),
     records=RecordRules(gm="connect4", gm_aliases=("connect-four", "connectfour", "c4"),
-                        size_example="SZ[7:6] (7 columns, 6 rows)", props=("PO",),
+                        size_example="SZ[7:6] (7 columns, 6 rows)", props={"PO": "the position"},
                         write_props=_write_props, check_prop=_check_prop),
     move_hint="a column 1-{width}",
     move_example="4",
