@@ -1,0 +1,86 @@
+"""``boardai analyse`` and ``boardai engines``: ask an engine about a position; list the engines."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from boardai.cli.common import CONTEXT, game_option
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable list.")
+def engines(as_json) -> None:
+    """List every engine with its options, defaults and what it is."""
+    from boardai.engines.registry import all_engines, engine_options
+
+    table = []
+    for name, cls in all_engines().items():
+        opts = [{"name": o.name, "default": o.default, "help": o.help} for o in engine_options(cls)]
+        table.append({"name": name, "summary": cls.summary, "options": opts})
+    if as_json:
+        click.echo(json.dumps(table))
+        return
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    t = Table(title="boardai engines (spec: name[:key=value,...])")
+    t.add_column("engine", style="bold")
+    t.add_column("what it is")
+    t.add_column("options (default)")
+    for row in table:
+        opts = "\n".join(f"{o['name']}={o['default'] if o['default'] is not None else '-'}  {o['help']}"
+                         for o in row["options"]) or "-"
+        t.add_row(escape(row["name"]), escape(row["summary"]), escape(opts))
+    Console(width=110).print(t)
+
+
+@click.command(context_settings=CONTEXT)
+@game_option()
+@click.option("--size", help="Board size: N or WxH (default 11 for Hex, 7x6 for Connect Four).")
+@click.option("--swap", is_flag=True, help="Hex: the swap rule is on.")
+@click.option("--moves", default="", help='Moves from the empty board: "c3 d4" (Connect Four also "4453").')
+@click.option("--engine", "spec", default="random", show_default=True, metavar="SPEC")
+@click.option("--time", "seconds", type=float, help="Seconds for the engine.")
+@click.option("--sims", type=int, help="Simulations for the engine.")
+@click.option("--depth", type=int, help="Depth for the engine.")
+@click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
+def analyse(game, size, swap, moves, spec, seconds, sims, depth, as_json) -> None:
+    """Ask an engine about a position: its move, value, principal variation, statistics.
+
+    \b
+    Examples:
+      boardai analyse --game hex --size 9 --moves "e5 d6" --engine random
+      boardai analyse --game connect4 --moves 4453 --engine random --json
+    """
+    from boardai.engines.base import Limit
+    from boardai.engines.registry import make_engine
+    from boardai.games import make_board
+
+    try:
+        board = make_board(game.lower(), size, swap=swap)
+        board.push_many(moves)
+        engine = make_engine(spec)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if board.is_game_over():
+        raise click.UsageError(f"the game is already over: {board.outcome()}")
+    try:
+        result = engine.analyse(board, Limit(time=seconds, sims=sims, depth=depth))
+    finally:
+        engine.close()
+    payload = {"game": board.game_name, "size": board.size_text, "moves": board.moves_text(),
+               "engine": engine.spec, **result.to_json()}
+    payload["moves"] = [vars(m) for m in result.moves]
+    payload["position"] = board.moves_text()
+    if not as_json:
+        click.echo(board.render())
+        value = "-" if result.value is None else f"{result.value:+.3f}"
+        click.echo(f"{board.turn} to move; {engine.spec} plays {result.name}  value {value}  "
+                   f"nodes {result.nodes}  time {result.time_s:.3f} s")
+        if result.pv:
+            click.echo("pv: " + " ".join(result.pv))
+    else:
+        click.echo(json.dumps(payload))

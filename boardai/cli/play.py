@@ -1,0 +1,55 @@
+"""``boardai play``: a game in the terminal."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from boardai.cli.common import CONTEXT, Fail, game_option
+
+
+@click.command(context_settings=CONTEXT)
+@game_option(help="Which game.")
+@click.option("--size", help="Board size: N or WxH (Hex default 7 here, Connect Four 7x6).")
+@click.option("--swap", is_flag=True, help="Hex: allow the swap rule (White may take Black's first stone).")
+@click.option("--black", "black", metavar="SPEC", help="Black (first player): human or an engine spec.")
+@click.option("--white", "white", metavar="SPEC", help="White: human or an engine spec.")
+@click.option("--seed", type=int, help="Seed for engines that take one (reproducible games).")
+@click.option("--save", type=click.Path(dir_okay=False), help="Record the game to this SGF file.")
+@click.option("--load", type=click.Path(dir_okay=False), help="Resume the game recorded in this file.")
+@click.option("--no-color", is_flag=True, help="Plain ASCII (also when NO_COLOR is set).")
+def play(game, size, swap, black, white, seed, save, load, no_color) -> None:
+    """Play a game in the terminal (human vs human, vs machine, or machine vs machine).
+
+    With no --black/--white it asks the board size, the number of humans and your colour.
+    A human types a move (c3, C3, '2 3' = row col from 0; a column number in Connect Four),
+    or swap, undo, hint, save FILE, help, quit.  Every move is recorded (SGF) as it is played.
+
+    \b
+    Examples:
+      boardai play
+      boardai play --size 9 --swap --black human --white random
+      boardai play --game connect4 --black random --white random --seed 1
+      boardai play --load game.sgf
+    """
+    from boardai.records import RecordError
+    from boardai.ui.setup import build_game
+    from boardai.ui.terminal import use_color
+
+    try:
+        session = build_game(game.lower(), size, swap, black, white, seed, save, load,
+                             use_color(no_color, sys.stdout))
+    except RecordError as exc:
+        raise Fail(str(exc)) from None
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    except EOFError:
+        raise Fail("no answer on standard input") from None
+    try:
+        code = session.run()
+    except KeyboardInterrupt:
+        path = session.save()
+        click.echo(f"\nInterrupted; record saved to {path}")
+        code = 130
+    sys.exit(code)

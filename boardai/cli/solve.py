@@ -1,0 +1,254 @@
+"""``boardai solve`` and ``boardai book``: exact solutions and the opening books built from them."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+import click
+
+from boardai.cli.common import CONTEXT
+
+
+# --- solve --------------------------------------------------------------------------------
+@click.group(context_settings=CONTEXT)
+def solve() -> None:
+    """Solve positions exactly (Connect Four completely; Hex on small boards)."""
+
+
+@solve.command("connect4", context_settings=CONTEXT)
+@click.argument("file", default="-", type=click.File("r"))
+@click.option("--analyze", is_flag=True, help="Print the score of every column (-1000: full).")
+@click.option("--weak", is_flag=True, help="Only the sign: 1 win, 0 draw, -1 loss.")
+@click.option("--size", default="7x6", show_default=True, help="WxH (width at most 9).")
+@click.option("--no-book", is_flag=True, help="Search every position (no opening book).")
+@click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
+def solve_connect4_cmd(file, analyze, weak, size, no_book, as_json) -> None:
+    """Solve Connect Four positions, one a line (moves as column digits, as Pons' solver).
+
+    Prints `moves score nodes microseconds` (or `moves s1 ... s7` with --analyze).  Scores
+    follow Pascal Pons: 0 draw, > 0 the side to move wins, |score| = 22 - the winner's stones
+    at the end on 7x6.  Bad lines go to stderr with their number; exit status 1 if any.
+
+    \b
+    Examples:
+      echo 4453 | boardai solve connect4
+      boardai solve connect4 positions.txt --analyze
+      printf '445566\\n2252576253462244111563365343\\n' | boardai solve connect4 --weak --json
+    """
+    from boardai.games import parse_size
+    from boardai.solvers.connect4.lines import LineSolver
+
+    try:
+        w, h = parse_size("connect4", size)
+        if w > 9:
+            raise ValueError(f"positions are column digits, so --size allows widths up to 9, not {w}")
+        solver = LineSolver(w, h, weak=weak, analyze=analyze, use_book=not no_book)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    results, bad = [], 0
+    for res in solver.run(file):
+        if res.error is not None:
+            bad += 1
+            click.echo(f"line {res.line}: {res.error}: {res.moves!r}", err=True)
+        elif as_json:
+            results.append(res.json())
+        else:
+            click.echo(res.text())
+    if as_json:
+        click.echo(json.dumps({"size": f"{w}x{h}", "results": results, "bad_lines": bad}))
+    sys.exit(1 if bad else 0)
+
+
+@solve.command("hex", context_settings=CONTEXT)
+@click.option("--size", type=int, required=True, help="Board side N (1..8).")
+@click.option("--moves", default="", help='Moves from the empty board: "c3 d4" (no swap).')
+@click.option("--all-openings", is_flag=True, help="Solve every one-stone opening by Black.")
+@click.option("--time", "seconds", type=float, help="Seconds per position (default: no limit).")
+@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="--all-openings: openings solved side by side.")
+@click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
+def solve_hex_cmd(size, moves, all_openings, seconds, threads, as_json) -> None:
+    """Solve a Hex position (DFPN with virtual connections): winner and winning moves.
+
+    \b
+    Examples:
+      boardai solve hex --size 5 --moves "c3"
+      boardai solve hex --size 6 --all-openings --json   # {"openings": {"a1": "white", ...}}
+      boardai solve hex --size 7 --all-openings --threads 2 --time 120
+      boardai solve hex --size 7 --moves "d4" --time 60
+    """
+    try:
+        if not 1 <= size <= 8:
+            raise ValueError(f"--size must be 1..8 for the solver (at most 64 cells), not {size!r}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError("--time must be > 0 seconds")
+        if all_openings:
+            if moves.strip():
+                raise ValueError("--all-openings solves the empty board's openings: give no --moves")
+            _solve_hex_openings(size, seconds, threads, as_json)
+        else:
+            _solve_hex_position(size, moves, seconds, as_json)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _solve_hex_openings(size: int, seconds: float | None, threads: int, as_json: bool) -> None:
+    """Every one-stone opening of the empty board: progress to stderr, then the map (or JSON)."""
+    from boardai.games.hex.board import HexBoard
+    from boardai.solvers.hex.solver import solve_openings
+
+    t0 = time.perf_counter()
+
+    def progress(name, winner, nodes, secs):
+        click.echo(f"{name}: {winner or 'unsolved'}  ({nodes} nodes, {secs:.2f} s)", err=True)
+
+    openings = solve_openings(size, seconds, progress, threads)
+    total = time.perf_counter() - t0
+    if as_json:
+        click.echo(json.dumps({"size": size, "openings": openings, "seconds": round(total, 3)}))
+        return
+    board = HexBoard(size)
+    for r in range(size):
+        names = [board.move_name(r * size + c) for c in range(size)]
+        click.echo(" " * r + " ".join({"black": "B", "white": "W"}.get(openings[x] or "", "?")
+                                      for x in names))
+    wins = [x for x, v in openings.items() if v == "black"]
+    click.echo(f"Black's winning openings ({len(wins)}): {' '.join(wins)}  [{total:.2f} s]")
+
+
+def _solve_hex_position(size: int, moves: str, seconds: float | None, as_json: bool) -> None:
+    """The position after ``moves``: progress to stderr, then the board and its winner (or JSON)."""
+    from boardai.games.hex.board import HexBoard
+    from boardai.solvers.hex.solver import solve as solve_hex
+
+    board = HexBoard.from_moves(moves, size)
+
+    def report(nodes, secs, phi, delta):
+        click.echo(f"{secs:6.0f} s  {nodes} nodes  (proof number {phi}, disproof number {delta})",
+                   err=True)
+
+    result = solve_hex(board, seconds, report)
+    if as_json:
+        click.echo(json.dumps({"size": size, "moves": board.moves_text(), **result.to_json()}))
+        return
+    click.echo(board.render())
+    if result.winner is None:
+        click.echo(f"not solved within {seconds} s ({result.nodes} nodes)")
+    else:
+        line = f"{result.winner} wins ({result.to_move} to move)"
+        if result.winning_moves:
+            line += "; winning moves: " + " ".join(result.winning_moves)
+        click.echo(f"{line}  [{result.nodes} nodes, {result.seconds:.2f} s]")
+
+
+# --- book ---------------------------------------------------------------------------------
+@click.group(context_settings=CONTEXT)
+def book() -> None:
+    """Build opening books with the project's own solvers."""
+
+
+@book.command("connect4", context_settings=CONTEXT)
+@click.option("--depth", type=click.IntRange(0, 20), required=True,
+              help="Solve every position with this many stones; shallower ones follow.")
+@click.option("--lines", type=click.IntRange(0, 41),
+              help="Then add the solver engine's own lines (its best move, any reply) up to "
+                   "this many stones.")
+@click.option("--out", type=click.Path(dir_okay=False), help="Where to write (default: the package's book).")
+def book_connect4_cmd(depth, lines, out) -> None:
+    """Build the Connect Four opening book (resumable: run it again after an interruption).
+
+    Every position of up to --depth stones gets its exact score.  A book of that depth already
+    at --out is kept, so --lines can extend it: each position the solver engine can meet on
+    its lines up to --lines stones gets its best move too.
+
+    \b
+    Examples:
+      boardai book connect4 --depth 2
+      boardai book connect4 --depth 2 --lines 5
+    """
+    from rich.progress import Progress
+
+    from boardai.solvers.connect4.book import BOOK_PATH, Book, build_book, build_lines
+
+    target = out or BOOK_PATH
+    try:
+        existing = Book.load(target).depth if os.path.exists(target) else None
+    except (OSError, ValueError, KeyError) as exc:
+        raise click.UsageError(f"{target} is not a book: {exc}") from None
+    with Progress() as bar:
+        if existing != depth:
+            task = bar.add_task(f"solving {depth}-stone positions", total=None)
+            built = build_book(depth, target,
+                               progress=lambda done, total: bar.update(task, completed=done,
+                                                                       total=total))
+        else:
+            built = Book.load(target)
+        if lines is not None:
+            tasks: dict[int, int] = {}
+
+            def step(ply, done, total):
+                if ply not in tasks:
+                    tasks[ply] = bar.add_task(f"engine lines, {ply} stones", total=total)
+                bar.update(tasks[ply], completed=done, total=total)
+
+            built = build_lines(lines, target, progress=step)
+    click.echo(f"{len(built)} positions (every one up to {depth} stones"
+               + (f", the engine's lines up to {lines}" if lines is not None else "")
+               + f") written to {target}")
+
+
+@book.command("hex", context_settings=CONTEXT)
+@click.option("--sizes", default="1-6", show_default=True,
+              help="Board sizes: N, N-M or a comma list (the solver handles up to 8).")
+@click.option("--time", "seconds", type=float, help="Seconds per opening (default: no limit).")
+@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Openings solved side by side.")
+@click.option("--out", type=click.Path(dir_okay=False),
+              help="Where to write (default: the package's table).")
+def book_hex_cmd(sizes, seconds, threads, out) -> None:
+    """Solve every one-stone opening of each size: the table the solver engine swaps by.
+
+    A size with an opening not solved within --time is left out of the table.
+
+    \b
+    Example:
+      boardai book hex --sizes 1-6
+    """
+    from boardai.solvers.hex.solver import OPENINGS_PATH, build_opening_table
+
+    try:
+        wanted = _size_list(sizes)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--sizes") from None
+    if seconds is not None and seconds <= 0:
+        raise click.BadParameter("must be > 0 seconds", param_hint="--time")
+
+    def progress(name, winner, nodes, secs):
+        click.echo(f"  {name}: {winner or 'unsolved'} ({nodes} nodes, {secs:.2f} s)", err=True)
+
+    table = build_opening_table(wanted, out or OPENINGS_PATH, seconds, progress, threads)
+    for size in wanted:
+        if size in table:
+            wins = sorted(k for k, v in table[size].items() if v == "black")
+            click.echo(f"{size}x{size}: Black wins with {len(wins)} of {size * size} openings")
+        else:
+            click.echo(f"{size}x{size}: not every opening solved in time; left out")
+    click.echo(f"written to {out or OPENINGS_PATH}")
+
+
+def _size_list(text: str) -> list[int]:
+    """"5", "1-6" or "4,6" -> sizes 1..8 (the Hex solver's range)."""
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        lo, _, hi = part.partition("-")
+        if not lo.isdigit() or (hi and not hi.isdigit()):
+            raise ValueError(f"{text!r}: give sizes as N, N-M or a comma list, e.g. 1-6")
+        a, b = int(lo), int(hi or lo)
+        if not 1 <= a <= b <= 8:
+            raise ValueError(f"{part!r}: sizes go from 1 to 8 for the Hex solver")
+        out.extend(range(a, b + 1))
+    return sorted(set(out))
