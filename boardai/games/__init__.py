@@ -16,8 +16,9 @@ from boardai.games.connect4.game import CONNECT4
 from boardai.games.game import Game, all_games, game_of, get_game, register_game
 from boardai.games.hex.board import HexBoard
 from boardai.games.hex.game import HEX
+from boardai.games.tictactoe.game import TICTACTOE
 
-for _game in (HEX, CONNECT4):
+for _game in (HEX, CONNECT4, TICTACTOE):
     register_game(_game)
 
 

@@ -51,7 +51,13 @@ from boardai.games.hex.kernel import (
     hex_playout_quality, hex_symmetric, hex_symmetric_move, hex_undo, hex_winning_moves,
     hex_wins_if_played, new_hex_state,
 )
-from boardai.games.layout import GAME, GAME_CONNECT4, GAME_HEX, POS_LEN
+from boardai.games.layout import GAME, GAME_CONNECT4, GAME_HEX, GAME_TICTACTOE, POS_LEN
+from boardai.games.tictactoe.eval import ttt_evaluate, ttt_move_prior
+from boardai.games.tictactoe.kernel import (
+    new_ttt_state, ttt_apply, ttt_free_cells, ttt_is_legal, ttt_legal_moves, ttt_playout,
+    ttt_playout_quality, ttt_symmetric, ttt_symmetric_move, ttt_undo, ttt_winning_moves,
+    ttt_wins_if_played,
+)
 
 
 def new_state(game: int, width: int, height: int, swap: bool = False) -> np.ndarray:
@@ -60,6 +66,8 @@ def new_state(game: int, width: int, height: int, swap: bool = False) -> np.ndar
         return new_hex_state(width, height, swap)
     if game == GAME_CONNECT4:
         return new_c4_state(width, height)
+    if game == GAME_TICTACTOE:
+        return new_ttt_state(width, height)
     raise ValueError(f"unknown game id {game}")
 
 
@@ -75,6 +83,8 @@ def apply_move(state, move):
         hex_apply(state, move)
     elif g == GAME_CONNECT4:
         c4_apply(state, move)
+    elif g == GAME_TICTACTOE:
+        ttt_apply(state, move)
     else:
         _unknown_game()
 
@@ -86,6 +96,8 @@ def undo_move(state):
         return hex_undo(state)
     if g == GAME_CONNECT4:
         return c4_undo(state)
+    if g == GAME_TICTACTOE:
+        return ttt_undo(state)
     _unknown_game()
     return -1
 
@@ -97,6 +109,8 @@ def is_legal(state, move):
         return hex_is_legal(state, move)
     if g == GAME_CONNECT4:
         return c4_is_legal(state, move)
+    if g == GAME_TICTACTOE:
+        return ttt_is_legal(state, move)
     _unknown_game()
     return False
 
@@ -108,6 +122,8 @@ def legal_moves(state, out):
         return hex_legal_moves(state, out)
     if g == GAME_CONNECT4:
         return c4_legal_moves(state, out)
+    if g == GAME_TICTACTOE:
+        return ttt_legal_moves(state, out)
     _unknown_game()
     return 0
 
@@ -119,6 +135,8 @@ def playout(state, rng, work, owner):
         return hex_playout(state, rng, work, owner)
     if g == GAME_CONNECT4:
         return c4_playout(state, rng, work, owner)
+    if g == GAME_TICTACTOE:
+        return ttt_playout(state, rng, work, owner)
     _unknown_game()
     return 0
 
@@ -130,6 +148,8 @@ def wins_if_played(state, move, colour):
         return hex_wins_if_played(state, move, colour)
     if g == GAME_CONNECT4:
         return c4_wins_if_played(state, move, colour)
+    if g == GAME_TICTACTOE:
+        return ttt_wins_if_played(state, move, colour)
     _unknown_game()
     return False
 
@@ -141,6 +161,8 @@ def winning_moves(state, colour, out):
         return hex_winning_moves(state, colour, out)
     if g == GAME_CONNECT4:
         return c4_winning_moves(state, colour, out)
+    if g == GAME_TICTACTOE:
+        return ttt_winning_moves(state, colour, out)
     _unknown_game()
     return 0
 
@@ -159,6 +181,8 @@ def playout_policy(state, rng, work, owner, policy):
         if policy == 1:
             return c4_playout_tactical(state, rng, work, owner)
         return c4_playout(state, rng, work, owner)
+    if g == GAME_TICTACTOE:
+        return ttt_playout(state, rng, work, owner)         # one policy: uniform
     _unknown_game()
     return 0
 
@@ -199,6 +223,8 @@ def evaluate(state, ev, aux):
         return hex_evaluate(state, ev, aux)
     if g == GAME_CONNECT4:
         return c4_evaluate(state, ev)
+    if g == GAME_TICTACTOE:
+        return ttt_evaluate(state, ev)
     _unknown_game()
     return 0.0
 
@@ -210,6 +236,8 @@ def move_prior(state, move):
         return hex_move_prior(state, move)
     if g == GAME_CONNECT4:
         return c4_move_prior(state, move)
+    if g == GAME_TICTACTOE:
+        return ttt_move_prior(state, move)
     _unknown_game()
     return 0
 
@@ -247,6 +275,8 @@ def playout_quality(state, rng, work):
         return hex_playout_quality(state, rng, work)
     if g == GAME_CONNECT4:
         return c4_playout_quality(state, rng, work)
+    if g == GAME_TICTACTOE:
+        return ttt_playout_quality(state, rng, work)
     _unknown_game()
     return 0, 0
 
@@ -258,6 +288,8 @@ def free_cells(state):
         return hex_free_cells(state)
     if g == GAME_CONNECT4:
         return c4_free_cells(state)
+    if g == GAME_TICTACTOE:
+        return ttt_free_cells(state)
     _unknown_game()
     return 0
 
@@ -269,6 +301,8 @@ def position_symmetric(state):
         return hex_symmetric(state)
     if g == GAME_CONNECT4:
         return c4_symmetric(state)
+    if g == GAME_TICTACTOE:
+        return ttt_symmetric(state)
     _unknown_game()
     return False
 
@@ -280,6 +314,8 @@ def symmetric_move(state, move):
         return hex_symmetric_move(state, move)
     if g == GAME_CONNECT4:
         return c4_symmetric_move(state, move)
+    if g == GAME_TICTACTOE:
+        return ttt_symmetric_move(state, move)
     _unknown_game()
     return 0
 
@@ -291,6 +327,8 @@ def fill_cells(state, out):
         return hex_fill_cells(state, out)
     if g == GAME_CONNECT4:
         return -1                      # gravity: not a fill-in game
+    if g == GAME_TICTACTOE:
+        return -1                      # the first line ends the game: order matters
     _unknown_game()
     return -1
 

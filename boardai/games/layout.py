@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 # --- header slots -------------------------------------------------------------------------
-GAME = 0        # game id: GAME_HEX or GAME_CONNECT4
+GAME = 0        # game id: GAME_HEX, GAME_CONNECT4 or GAME_TICTACTOE
 WIDTH = 1       # board width (columns)
 HEIGHT = 2      # board height (rows)
 PLY = 3         # moves played so far; side to move is PLY & 1 (0 = Black/first, 1 = White)
@@ -39,6 +39,7 @@ HEADER = 16     # first slot of the game's own data
 
 GAME_HEX = 0
 GAME_CONNECT4 = 1
+GAME_TICTACTOE = 2
 
 NO_WINNER = -1
 BLACK = 0
