@@ -14,6 +14,6 @@ class Fail(click.ClickException):
     """A clear error message and exit status 1."""
 
 
-def game_option(default: str = "hex", help: str | None = None):
+def game_option(default: str = boardai.games.DEFAULT_GAME, help: str | None = None):
     """The ``--game`` option: any registered game, ``default`` shown in the help."""
     return click.option("--game", type=GAME_CHOICE, default=default, show_default=True, help=help)

@@ -59,7 +59,7 @@ def value_of(score: float) -> float:
     """A search score as the protocol's value in [-1, 1] (proven results are +-1)."""
     if abs(score) >= AK.WIN - 10_000:
         return 1.0 if score > 0 else -1.0
-    return math.tanh(score / 100.0)
+    return math.tanh(score / 100.0) + 0.0        # + 0.0: a draw is 0.0, never -0.0
 
 
 class _Search:

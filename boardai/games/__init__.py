@@ -21,6 +21,8 @@ from boardai.games.tictactoe.game import TICTACTOE
 for _game in (HEX, CONNECT4, TICTACTOE):
     register_game(_game)
 
+DEFAULT_GAME = HEX.name     # what `--game` and a new GTP server start with
+
 
 def game_name(text: str) -> str:
     """Canonical game name for ``text`` (a name or an alias, any case)."""
@@ -39,7 +41,7 @@ def make_board(game: str, size: str | int | tuple[int, int] | None = None,
 
 
 __all__ = [
-    "Board", "Color", "Connect4Board", "Game", "HexBoard", "IllegalMoveError", "InvalidMoveError",
+    "Board", "Color", "Connect4Board", "DEFAULT_GAME", "Game", "HexBoard", "IllegalMoveError", "InvalidMoveError",
     "LegalMoves", "MoveError", "Outcome", "Termination", "all_games", "game_name", "game_of",
     "get_game", "make_board", "parse_size",
 ]

@@ -11,9 +11,9 @@ import sys
 import time
 from typing import IO, Callable
 
-from boardai import __version__
+from boardai._version import __version__
 from boardai.engines.base import Engine, Limit
-from boardai.games import Board, Color, InvalidMoveError, MoveError, all_games, get_game
+from boardai.games import DEFAULT_GAME, Board, Color, InvalidMoveError, MoveError, all_games, get_game
 from boardai.gtp.protocol import format_response, parse_command
 
 
@@ -55,7 +55,7 @@ class TimeControl:
 class GtpServer:
     """Serves ``engine`` for ``game``; ``handle(line)`` returns the answer text."""
 
-    def __init__(self, engine: Engine, game: str = "hex", size: str | None = None,
+    def __init__(self, engine: Engine, game: str = DEFAULT_GAME, size: str | None = None,
                  swap: bool = False, err: IO[str] | None = None):
         self.engine = engine
         self.game = get_game(game)
