@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boardai.engines.alphabeta import value_of
-from boardai.engines.alphabeta_kernel import WIN
+from boardai.engines.alphabeta.kernel import WIN
 from boardai.engines.base import Limit
 from boardai.engines.registry import EngineSpecError, make_engine
 from boardai.games import make_board

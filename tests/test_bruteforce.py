@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boardai.engines import rollout_kernel as RK
-from boardai.engines.bruteforce import exact_scores, fillin_work, position_bound
+from boardai.engines.rollout import kernel as RK
+from boardai.engines.rollout.bruteforce import exact_scores, fillin_work, position_bound
 from boardai.engines.registry import all_engines, make_engine
 from boardai.games import make_board
 from boardai.games import kernel as K

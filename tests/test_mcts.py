@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from boardai.arena.game import play_game
-from boardai.engines import mcts_kernel as MK
+from boardai.engines.mcts import kernel as MK
 from boardai.engines.base import Limit
 from boardai.engines.registry import make_engine
 from boardai.games import Color, make_board

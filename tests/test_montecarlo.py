@@ -18,10 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardai.arena.game import play_game
-from boardai.engines import rollout_kernel as RK
+from boardai.engines.rollout import kernel as RK
 from boardai.engines.base import Limit
-from boardai.engines.bruteforce import exact_scores
-from boardai.engines.montecarlo import auto_sims
+from boardai.engines.rollout.bruteforce import exact_scores
+from boardai.engines.rollout.montecarlo import auto_sims
 from boardai.engines.registry import EngineSpecError, all_engines, make_engine
 from boardai.games import Color, make_board
 from boardai.games import kernel as K

@@ -82,10 +82,8 @@ def _load_builtin_engines() -> None:
     """Import the built-in engines (on first use: they load numba code)."""
     if "random" in ENGINES:
         return
-    from boardai.engines import (
-        alphabeta, bruteforce, gtp_client, human, mcts, montecarlo, openspiel_engine, random_engine,
-        solver,
-    )
+    from boardai.engines import alphabeta, gtp_client, human, mcts, openspiel_engine, random_engine, solver
+    from boardai.engines.rollout import bruteforce, montecarlo
 
     for cls in (mcts.MctsEngine, alphabeta.AlphaBetaEngine, alphabeta.MinimaxEngine,
                 montecarlo.MonteCarloEngine, bruteforce.BruteForceEngine, random_engine.RandomEngine,

@@ -204,7 +204,7 @@ def playout_batch(state, rng, count):
     return totals
 
 
-# --- hooks for minimax and alpha-beta (engines/alphabeta_kernel.py) -------------------------
+# --- hooks for minimax and alpha-beta (engines/alphabeta/kernel.py) -------------------------
 #
 # =======================================  ==========================================================
 # ``evaluate(state, ev, aux)``             static evaluation for the side to move by the game's
@@ -242,7 +242,7 @@ def move_prior(state, move):
     return 0
 
 
-# --- hooks for flat Monte Carlo and brute force (engines/rollout_kernel.py) -------------------
+# --- hooks for flat Monte Carlo and brute force (engines/rollout/kernel.py) -------------------
 #
 # =======================================  ==========================================================
 # ``playout_quality(state, rng, work)``    random playout scored for seed 000's quality: returns

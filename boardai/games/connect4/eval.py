@@ -1,4 +1,4 @@
-"""Static evaluators of Connect Four positions for the minimax engines (``engines/alphabeta``).
+"""Static evaluators of Connect Four positions for the minimax engines (``engines/alphabeta/``).
 
 Each returns a score from the side to move's view (positive = good for the player to move), a
 few hundred at most, far below the search's win score.  Both work on the kernel's bitboards

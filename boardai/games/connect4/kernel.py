@@ -310,7 +310,7 @@ def _c4_playout(state, rng, work, owner, tactics):
         mover = 1 - mover
 
 
-# --- hooks for flat Monte Carlo and brute force (engines/rollout_kernel.py) -------------------
+# --- hooks for flat Monte Carlo and brute force (engines/rollout/kernel.py) -------------------
 
 
 @njit(cache=True, nogil=True)

@@ -1,4 +1,4 @@
-"""Static evaluators of Hex positions for the minimax engines (``engines/alphabeta``).
+"""Static evaluators of Hex positions for the minimax engines (``engines/alphabeta/``).
 
 Each returns a score from the side to move's view (positive = good for the player to move),
 bounded well under the search's win score.  Cells are read from the kernel's state array

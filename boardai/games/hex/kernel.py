@@ -619,7 +619,7 @@ def hex_playout_bridge(state, rng, work, owner):
     return WHITE
 
 
-# --- hooks for flat Monte Carlo and brute force (engines/rollout_kernel.py) -------------------
+# --- hooks for flat Monte Carlo and brute force (engines/rollout/kernel.py) -------------------
 #
 # Random play in Hex is a random *fill-in*: the order of the moves does not matter, only which
 # empty cells each side receives (the side to move gets ceil(k/2) of k).  The brute-force engine

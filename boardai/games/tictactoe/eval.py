@@ -1,4 +1,4 @@
-"""The static evaluator of tic-tac-toe positions for the minimax engines (``engines/alphabeta``).
+"""The static evaluator of tic-tac-toe positions for the minimax engines (``engines/alphabeta/``).
 
 One evaluator, enough for ``minimax`` and ``alphabeta`` to play at any depth (a 3×3 game is
 searched to the end anyway, where the evaluator is never asked):

@@ -215,7 +215,7 @@ def ttt_playout(state, rng, work, owner):
     return _ttt_playout(state, rng, work, owner)[0]
 
 
-# --- hooks for flat Monte Carlo and brute force (engines/rollout_kernel.py) -------------------
+# --- hooks for flat Monte Carlo and brute force (engines/rollout/kernel.py) -------------------
 
 
 @njit(cache=True, nogil=True)

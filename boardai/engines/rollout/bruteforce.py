@@ -8,13 +8,13 @@ win, summed separately; the score is sum(q+) / (sum(q+) + sum(q-))).
 
 * **Fill-in games (Hex).**  Random play is a random split of the k empty cells, the side to
   move after the candidate (the opponent) receiving ceil(k/2); so the exact value is a count over
-  all C(k, ceil(k/2)) fill-ins.  ``rollout_kernel.fillin_task`` enumerates them depth-first and
+  all C(k, ceil(k/2)) fill-ins.  ``kernel.fillin_task`` enumerates them depth-first and
   closes a subtree as soon as one side connects (every completion is then its win: one binomial
   coefficient).  Work is split into tasks (candidate x the colours of its first two cells) run
   on ``threads`` threads; on a position that is its own 180-degree rotation, a move and its
   rotated image are computed once (``symmetry``).
 * **Other games (Connect Four).**  Gravity makes the order matter, so the value is computed by
-  recursion over the kernel contract (``rollout_kernel.random_play_value``: mean of the
+  recursion over the kernel contract (``kernel.random_play_value``: mean of the
   children, transposition table on the Zobrist hash), candidates split over threads, a
   left-right symmetric position computing mirrored columns once.
 
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from boardai.engines import rollout_kernel as RK
+from boardai.engines.rollout import kernel as RK
 from boardai.engines.base import Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool
 from boardai.games import kernel as K
 from boardai.games.base import Board

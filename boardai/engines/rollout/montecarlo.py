@@ -12,14 +12,14 @@ is played.  Scores, from the mover's view:
 
 ``cut`` (on by default) is seed 004's early cut done statistically: playouts are played in ten
 rounds, and after each round a move whose 95% upper confidence bound lies under the best
-move's lower bound gets no more playouts (``rollout_kernel.score_bounds`` gives the bounds).
+move's lower bound gets no more playouts (``kernel.score_bounds`` gives the bounds).
 ``time=T`` plays rounds of playouts for every live move until T seconds are up (``sims`` is
 then ignored; the cut still drops hopeless moves after each round): the form to compare with
 ``mcts`` at equal time.  ``sims=auto`` is seed 000's bell curve (``auto_sims``).  ``bf_below=K`` switches to the exact
 ``bruteforce`` computation when fewer than K cells are empty (if that refuses, flat Monte
 Carlo runs and ``info["bf_refused"]`` says why); ``info["method"]`` tells which one ran.
 
-The playouts run in numba (``rollout_kernel.mc_round``) with the GIL released; ``threads``
+The playouts run in numba (``kernel.mc_round``) with the GIL released; ``threads``
 splits the candidates between Python threads.  Each candidate has its own random stream drawn
 from ``seed``, the position and the move, so a seed gives the same move whatever the threads.
 """
@@ -32,9 +32,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from boardai.engines import rollout_kernel as RK
+from boardai.engines.rollout import kernel as RK
 from boardai.engines.base import Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool
-from boardai.engines.bruteforce import exact_scores, result_from_scores
+from boardai.engines.rollout.bruteforce import exact_scores, result_from_scores
 from boardai.games import kernel as K
 from boardai.games.base import Board
 from boardai.games.layout import HASH

@@ -1,4 +1,4 @@
-"""``mcts``: the Monte Carlo tree search engine (Python face of ``mcts_kernel.py``).
+"""``mcts``: the Monte Carlo tree search engine (Python face of ``kernel.py`` beside it).
 
 One tree per thread (root parallelism; numba releases the GIL), each kept between moves: when
 the board's history extends the history the tree was built for, the matching subtree becomes
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from boardai.engines import mcts_kernel as MK
+from boardai.engines.mcts import kernel as MK
 from boardai.engines.base import Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool
 from boardai.games import all_games, game_of
 from boardai.games.base import Board

@@ -9,7 +9,7 @@
   until the time is up (a timer abandons the running iteration; the last finished one answers:
   seed 002's adaptive depth, with a hard budget).
 
-Both run the jitted negamax of ``alphabeta_kernel`` and the evaluators of the game being played
+Both run the jitted negamax of ``kernel.py`` beside this module and the evaluators of the game being played
 (``boardai engines`` lists them; ``eval`` defaults to the game's best).
 """
 
@@ -21,7 +21,7 @@ import threading
 
 import numpy as np
 
-from boardai.engines import alphabeta_kernel as AK
+from boardai.engines.alphabeta import kernel as AK
 from boardai.engines.base import Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool
 from boardai.games import all_games, game_of, get_game
 from boardai.games import kernel as K
