@@ -75,12 +75,14 @@ def test_second_process_compiles_nothing(tmp_path):
             "from boardai.games.layout import new_rng;"
             "b = make_board('hex', '5'); b.push('c3'); b.pop(); K.playout_batch(b.state, new_rng(1), 5);"
             "c = make_board('connect4'); c.push('4'); c.pop(); K.playout_batch(c.state, new_rng(1), 5);"
+            "t = make_board('tictactoe'); K.playout_batch(t.state, new_rng(1), 5);"
             "from boardai.solvers.connect4.solver import Solver; s = Solver(tt_bits=16);"
             "c.push_many('2252576253462244111563365343'); s.solve(c); s.analyze(c, weak=True);"
             # the recursive alpha-beta search loaded from the cache (a known numba hazard)
             "from boardai.engines.registry import make_engine; from boardai.engines.base import Limit;"
             "[make_engine(e).play(x, Limit(depth=3)) for e in ('alphabeta', 'minimax')"
-            " for x in (make_board('hex', '4'), make_board('connect4'))]")
+            " for x in (make_board('hex', '4'), make_board('connect4'), t)];"
+            "[make_engine('mcts:sims=200,seed=1').play(x) for x in (make_board('hex', '4'), c, t)]")
     env = dict(os.environ, NUMBA_DEBUG_CACHE="1")
     subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, check=True)
     second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,

@@ -1,4 +1,4 @@
-"""The game-agnostic kernel contract (``boardai/games/kernel.py``) on both games.
+"""The game-agnostic kernel contract (``boardai/games/kernel.py``) on every registered game.
 
 copy_position + forward play, undo on a copy, legal_moves vs is_legal, playout purity and
 determinism, playout_batch, and statistical properties of random playouts.
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boardai.games import Connect4Board, HexBoard
+from boardai.games import HexBoard, all_games, make_board
 from boardai.games import kernel as K
 from boardai.games.layout import (
     BLACK, DRAW, GAME, GAME_CONNECT4, GAME_HEX, HASH, HEADER, HEIGHT, LAST_MOVE, NO_WINNER,
@@ -29,7 +29,8 @@ GAMES = ([("hex", w, h, False) for w, h in [(1, 1), (2, 2), (3, 3), (5, 5), (7, 
                                              (3, 5), (5, 3), (1, 4), (9, 4)]]
          + [("hex", n, n, True) for n in (2, 3, 4, 5, 7)]
          + [("connect4", w, h, False) for w, h in [(7, 6), (4, 4), (5, 4), (8, 7), (1, 1), (2, 2),
-                                                   (4, 15), (32, 1), (6, 7)]])
+                                                   (4, 15), (32, 1), (6, 7)]]
+         + [("tictactoe", w, h, False) for w, h in [(3, 3), (4, 4), (5, 3), (1, 1), (2, 2), (1, 7)]])
 
 specs = st.sampled_from(GAMES)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -38,7 +39,11 @@ GARBAGE = -7    # fills the undo area of copies: nothing may read it in forward 
 
 def make(spec):
     game, w, h, swap = spec
-    return HexBoard(w, h, swap=swap) if game == "hex" else Connect4Board(w, h)
+    return make_board(game, (w, h), swap=swap)
+
+
+def test_every_registered_game_is_in_the_contract_tests():
+    assert {g for g, *_ in GAMES} == set(all_games())
 
 
 def pick(board, rng: random.Random, allow_swap: bool = True) -> int:
@@ -229,11 +234,16 @@ def test_playout_leaves_state_unchanged_and_is_deterministic(spec, seed, plies):
                 cells = board.cells
                 for i in range(len(cells)):
                     assert (owner[i] == -1) == (cells[i] != 0)
-        elif owner_len:
+        elif owner_len and spec[0] == "connect4":
             for c in range(board.width):
                 assert owner[c] in (-1, 0, 1)
                 if board.column_height(c) == board.height:
                     assert owner[c] == -1
+        elif owner_len:                  # cell games: taken cells are nobody's in the playout
+            for i, taken in enumerate(board.cells):
+                assert owner[i] in (-1, 0, 1)
+                if taken:
+                    assert owner[i] == -1
     # the owner array is optional and does not change the game played
     assert results[0] == results[1]
 

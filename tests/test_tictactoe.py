@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import doctest
 import itertools
-import os
 import random
-import subprocess
-import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -286,84 +283,6 @@ def test_new_state_and_header():
     assert np.array_equal(state, TicTacToeBoard().state)
 
 
-@SETTINGS
-@given(size=sizes, seed=seeds, plies=st.integers(0, 30))
-def test_legal_moves_is_the_list_of_legal_actions(size, seed, plies):
-    board = position(size, seed, plies)
-    state = board.state
-    n = int(state[NUM_ACTIONS])
-    out = np.full(n, -99, dtype=np.int64)
-    k = int(K.legal_moves(state, out))
-    assert out[:k].tolist() == [m for m in range(n) if K.is_legal(state, m)]
-    for bad in (-1, -100, n, n + 1, 10**6):
-        assert not K.is_legal(state, bad)
-    assert int(K.free_cells(state)) == int((board.cells == 0).sum())
-
-
-@SETTINGS
-@given(size=sizes, seed=seeds, plies=st.integers(0, 30), extra=st.integers(1, 10))
-def test_copy_then_forward_play_and_undo_on_the_copy(size, seed, plies, extra):
-    board = position(size, seed, plies)
-    orig = board.state.copy()
-    dst = np.full(len(orig), -7, dtype=np.int64)          # garbage beyond the prefix
-    K.copy_position(orig, dst)
-    assert np.array_equal(dst[:orig[POS_LEN]], orig[:orig[POS_LEN]])
-    rng = random.Random(seed)
-    out = np.empty(int(orig[NUM_ACTIONS]), dtype=np.int64)
-    played = []
-    while dst[WINNER] == NO_WINNER and len(played) < extra:
-        k = K.legal_moves(dst, out)
-        played.append(int(out[rng.randrange(k)]))
-        K.apply_move(dst, played[-1])
-    while played:
-        assert K.undo_move(dst) == played.pop()
-    assert np.array_equal(dst[:orig[POS_LEN]], orig[:orig[POS_LEN]])   # LAST_MOVE included
-
-
-@SETTINGS
-@given(size=sizes, seed=seeds, plies=st.integers(0, 30))
-def test_playout_leaves_state_unchanged_and_fills_owner(size, seed, plies):
-    board = position(size, seed, plies)
-    state = board.state
-    before = state.copy()
-    n = int(state[NUM_ACTIONS])
-    results = []
-    for owner_len in (0, n):
-        runs = []
-        for _ in range(2):
-            owner = np.full(owner_len, -99, dtype=np.int64)
-            work = np.empty(len(state), dtype=np.int64)
-            rng = new_rng(seed)
-            result = int(K.playout(state, rng, work, owner))
-            assert np.array_equal(state, before)
-            runs.append((result, owner.tolist(), int(rng[0])))
-        assert runs[0] == runs[1]                        # deterministic for a seed
-        result, owner, _ = runs[0]
-        results.append(result)
-        assert result in (BLACK, WHITE, DRAW)
-        if state[WINNER] != NO_WINNER:
-            assert result == state[WINNER]
-            continue
-        if owner_len:
-            cells = board.cells
-            mover = board.ply & 1
-            mine = sum(1 for o in owner if o == mover)
-            theirs = sum(1 for o in owner if o == 1 - mover)
-            assert all(o in (-1, 0, 1) for o in owner)
-            assert all(owner[i] == -1 for i in range(n) if cells[i] != 0)
-            assert mine - theirs in (0, 1) and mine >= 1  # alternate moves, the mover first
-            if result == DRAW:
-                assert mine + theirs == int((cells == 0).sum())
-            else:
-                assert result == (mover if mine > theirs else 1 - mover)  # the last mover won
-    assert results[0] == results[1]                      # owner does not change the game
-    # playout_policy: every policy number is the uniform playout
-    for policy in (0, 1, 7):
-        work = np.empty(len(state) + 64, dtype=np.int64)
-        assert K.playout_policy(state, new_rng(seed), work, np.empty(0, np.int64), policy) \
-            == results[0]
-
-
 @lru_cache(maxsize=None)
 def exact_random_result(cells: tuple[int, ...], mover: int) -> tuple[float, float, float]:
     """P(Black wins), P(White wins), P(draw) when both sides play uniformly at random (3x3)."""
@@ -634,23 +553,3 @@ def test_the_guide_examples_run():
     failures, tried = doctest.testfile(str(ROOT / "docs" / "adding_a_game.md"),
                                        module_relative=False)
     assert tried > 0 and failures == 0
-
-
-def test_second_process_compiles_nothing():
-    """numba's on-disk cache: a second process playing tic-tac-toe compiles nothing (the
-    dispatch in games/kernel.py keeps caching working for a new game's kernel too)."""
-    code = ("from boardai.games import make_board; from boardai.games import kernel as K;"
-            "from boardai.games.layout import new_rng;"
-            "from boardai.engines.registry import make_engine;"
-            "from boardai.engines.base import Limit;"
-            "b = make_board('tictactoe'); b.push('b2'); b.pop();"
-            "K.playout_batch(b.state, new_rng(1), 5);"
-            "make_engine('mcts:sims=200,seed=1').play(b);"
-            "[make_engine(e).play(b, Limit(depth=3)) for e in ('alphabeta', 'minimax')]")
-    env = dict(os.environ, NUMBA_DEBUG_CACHE="1")
-    subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, check=True)
-    second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                            check=True)
-    saved = [line for line in second.stdout.splitlines() if "data saved" in line]
-    assert saved == [], "recompiled in a fresh process:\n" + "\n".join(saved[:10])
-    assert "data loaded" in second.stdout

@@ -82,6 +82,24 @@ def rng_below(rng, n):
     return np.int64((r * np.uint64(n)) >> np.uint64(32))
 
 
+def new_state_array(length: int, game: int, width: int, height: int, num_actions: int,
+                    pos_len: int, journal: int = 0, flags: int = 0) -> np.ndarray:
+    """A zeroed state of ``length`` slots with the common header of a fresh game: no moves, no
+    winner, hash 0, the move history starting at ``pos_len`` (right after the position)."""
+    state = np.zeros(length, dtype=np.int64)
+    state[GAME] = game
+    state[WIDTH] = width
+    state[HEIGHT] = height
+    state[WINNER] = NO_WINNER
+    state[NUM_ACTIONS] = num_actions
+    state[POS_LEN] = pos_len
+    state[FLAGS] = flags
+    state[LAST_MOVE] = -1
+    state[HIST] = pos_len
+    state[JOURNAL] = journal
+    return state
+
+
 def new_rng(seed: int | None) -> np.ndarray:
     """A generator state for the jitted loops; ``None`` draws a seed from the OS."""
     if seed is None:

@@ -35,8 +35,9 @@ import numpy as np
 from numba import njit
 
 from boardai.games.layout import (
-    DRAW, GAME, GAME_CONNECT4, HASH, HEADER, HEIGHT, HIST, JOURNAL, LAST_MOVE,
-    NO_WINNER, NUM_ACTIONS, PLY, POS_LEN, WIDTH, WINNER, rng_next, zobrist_key,
+    new_state_array,
+    DRAW, GAME_CONNECT4, HASH, HEADER, HEIGHT, HIST, LAST_MOVE,
+    NO_WINNER, PLY, WIDTH, WINNER, rng_next, zobrist_key,
 )
 
 STONES = HEADER          # + colour
@@ -52,16 +53,8 @@ def c4_state_size(w: int, h: int) -> int:
 
 def new_c4_state(w: int, h: int) -> np.ndarray:
     """A fresh empty Connect Four position."""
-    state = np.zeros(c4_state_size(w, h), dtype=np.int64)
-    state[GAME] = GAME_CONNECT4
-    state[WIDTH] = w
-    state[HEIGHT] = h
-    state[WINNER] = NO_WINNER
-    state[NUM_ACTIONS] = w
-    state[LAST_MOVE] = -1
-    state[POS_LEN] = HEIGHTS + w
-    state[HIST] = HEIGHTS + w
-    state[JOURNAL] = 0
+    state = new_state_array(c4_state_size(w, h), GAME_CONNECT4, w, h, num_actions=w,
+                            pos_len=HEIGHTS + w)
     bottom = sum(1 << (c * (h + 1)) for c in range(w))
     board = bottom * ((1 << h) - 1)
     state[BOTTOM], state[BOARD] = np.array([bottom, board], dtype=np.uint64).view(np.int64)

@@ -32,8 +32,9 @@ import numpy as np
 from numba import njit
 
 from boardai.games.layout import (
-    BLACK, FLAGS, FLAG_SWAP, GAME, GAME_HEX, HASH, HEADER, HEIGHT, HIST, JOURNAL, LAST_MOVE,
-    NO_WINNER, NUM_ACTIONS, PLY, POS_LEN, WHITE, WIDTH, WINNER, rng_below, zobrist_key,
+    new_state_array,
+    BLACK, FLAGS, FLAG_SWAP, GAME_HEX, HASH, HEADER, HEIGHT, HIST, JOURNAL, LAST_MOVE,
+    NO_WINNER, PLY, WHITE, WIDTH, WINNER, rng_below, zobrist_key,
 )
 
 JOURNAL_STRIDE = 18
@@ -49,18 +50,10 @@ def hex_state_size(w: int, h: int) -> int:
 def new_hex_state(w: int, h: int, swap: bool = False) -> np.ndarray:
     """A fresh empty Hex position."""
     n = w * h
-    state = np.zeros(hex_state_size(w, h), dtype=np.int64)
-    state[GAME] = GAME_HEX
-    state[WIDTH] = w
-    state[HEIGHT] = h
-    state[WINNER] = NO_WINNER
-    state[NUM_ACTIONS] = n + 1
-    state[FLAGS] = FLAG_SWAP if swap else 0
-    state[LAST_MOVE] = -1
     pos_len = HEADER + n + 2 * h + 2 * (n + 4)
-    state[POS_LEN] = pos_len
-    state[HIST] = pos_len
-    state[JOURNAL] = pos_len + n + 1
+    state = new_state_array(hex_state_size(w, h), GAME_HEX, w, h, num_actions=n + 1,
+                            pos_len=pos_len, journal=pos_len + n + 1,
+                            flags=FLAG_SWAP if swap else 0)
     _reset_union_find(state)
     return state
 

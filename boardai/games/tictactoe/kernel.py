@@ -29,8 +29,9 @@ import numpy as np
 from numba import njit
 
 from boardai.games.layout import (
-    DRAW, GAME, GAME_TICTACTOE, HASH, HEADER, HEIGHT, HIST, JOURNAL, LAST_MOVE, NO_WINNER,
-    NUM_ACTIONS, PLY, POS_LEN, WIDTH, WINNER, rng_below, zobrist_key,
+    new_state_array,
+    DRAW, GAME_TICTACTOE, HASH, HEADER, HEIGHT, HIST, LAST_MOVE, NO_WINNER,
+    NUM_ACTIONS, PLY, WIDTH, WINNER, rng_below, zobrist_key,
 )
 
 IN_A_ROW = 3                                     # stones in a line that win
@@ -45,17 +46,8 @@ def ttt_state_size(w: int, h: int) -> int:
 def new_ttt_state(w: int, h: int) -> np.ndarray:
     """A fresh empty tic-tac-toe position."""
     n = w * h
-    state = np.zeros(ttt_state_size(w, h), dtype=np.int64)
-    state[GAME] = GAME_TICTACTOE
-    state[WIDTH] = w
-    state[HEIGHT] = h
-    state[WINNER] = NO_WINNER
-    state[NUM_ACTIONS] = n
-    state[LAST_MOVE] = -1
-    state[POS_LEN] = HEADER + n
-    state[HIST] = HEADER + n
-    state[JOURNAL] = 0
-    return state
+    return new_state_array(ttt_state_size(w, h), GAME_TICTACTOE, w, h, num_actions=n,
+                           pos_len=HEADER + n)
 
 
 @njit(cache=True, nogil=True, inline="always")
