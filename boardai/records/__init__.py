@@ -247,7 +247,8 @@ def _interpret(nodes: list[Node], source: str) -> GameRecord:
     err = root.err
     ff = root.single("FF")
     if ff is not None and ff.strip() not in ("1", "2", "3", "4"):
-        raise err(f"FF[{clip(ff)}] is not an SGF version: use FF[4] (1-4 are read)", root.line("FF"))
+        raise err(f"FF[{clip(ff)}] is not an SGF version: use FF[4] (1-4 are read)",
+                  root.line("FF"))
     gm = root.single("GM")
     if gm is None:
         either = " or ".join(f"GM[{g.records.gm}] for {g.title}" for g in all_games().values())

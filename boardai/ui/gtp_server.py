@@ -13,7 +13,9 @@ from typing import IO, Callable
 
 from boardai._version import __version__
 from boardai.engines.base import Engine, Limit
-from boardai.games import DEFAULT_GAME, Board, Color, InvalidMoveError, MoveError, all_games, get_game
+from boardai.games import (
+    DEFAULT_GAME, Board, Color, InvalidMoveError, MoveError, all_games, get_game,
+)
 from boardai.gtp.protocol import format_response, parse_command
 
 
@@ -142,7 +144,8 @@ class GtpServer:
 
     def cmd_game(self, args: list[str]) -> str:
         if len(args) != 1:
-            raise CommandError("game needs a name: " + " or ".join(f"game {g}" for g in all_games()))
+            raise CommandError("game needs a name: "
+                               + " or ".join(f"game {g}" for g in all_games()))
         try:
             self.game = get_game(args[0])
         except ValueError as exc:

@@ -9,8 +9,8 @@
   until the time is up (a timer abandons the running iteration; the last finished one answers:
   seed 002's adaptive depth, with a hard budget).
 
-Both run the jitted negamax of ``kernel.py`` beside this module and the evaluators of the game being played
-(``boardai engines`` lists them; ``eval`` defaults to the game's best).
+Both run the jitted negamax of ``kernel.py`` beside this module and the evaluators of the game
+being played (``boardai engines`` lists them; ``eval`` defaults to the game's best).
 """
 
 from __future__ import annotations
