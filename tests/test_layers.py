@@ -171,7 +171,7 @@ def test_no_module_outside_a_game_folder_branches_on_a_game():
 
 
 @pytest.mark.parametrize("function", [
-    "apply_move", "undo_move", "is_legal", "legal_moves", "playout", "wins_if_played",
+    "apply_move", "undo_move", "is_legal", "legal_moves", "playout", "playout_batch", "wins_if_played",
     "winning_moves", "playout_policy", "evaluate", "move_prior", "playout_quality", "free_cells",
     "position_symmetric", "symmetric_move", "fill_cells"])
 def test_every_dispatch_names_every_game_and_fails_loudly(function):

@@ -195,12 +195,23 @@ def copy_position(src, dst):
 
 @njit(cache=True, nogil=True)
 def playout_batch(state, rng, count):
-    """Run ``count`` playouts from ``state``; returns wins per result [black, white, draw]."""
+    """Run ``count`` playouts from ``state``; returns wins per result [black, white, draw].
+    The game is chosen once, outside the loop (what ``boardai bench playouts`` times)."""
     work = np.empty(state.shape[0], dtype=np.int64)
     no_owner = np.empty(0, dtype=np.int64)
     totals = np.zeros(3, dtype=np.int64)
-    for _ in range(count):
-        totals[playout(state, rng, work, no_owner)] += 1
+    g = state[GAME]
+    if g == GAME_HEX:
+        for _ in range(count):
+            totals[hex_playout(state, rng, work, no_owner)] += 1
+    elif g == GAME_CONNECT4:
+        for _ in range(count):
+            totals[c4_playout(state, rng, work, no_owner)] += 1
+    elif g == GAME_TICTACTOE:
+        for _ in range(count):
+            totals[ttt_playout(state, rng, work, no_owner)] += 1
+    else:
+        _unknown_game()
     return totals
 
 
