@@ -6,7 +6,7 @@ import json
 
 import click
 
-from boardai.cli.common import CONTEXT, game_option
+from boardai.cli.common import CONTEXT, Fail, game_option
 
 
 @click.command(context_settings=CONTEXT)
@@ -55,7 +55,7 @@ def analyse(game, size, swap, moves, spec, seconds, sims, depth, as_json) -> Non
       boardai analyse --game hex --size 9 --moves "e5 d6" --engine random
       boardai analyse --game connect4 --moves 4453 --engine random --json
     """
-    from boardai.engines.base import Limit
+    from boardai.engines.base import EngineError, Limit
     from boardai.engines.registry import make_engine
     from boardai.games import make_board
 
@@ -69,6 +69,8 @@ def analyse(game, size, swap, moves, spec, seconds, sims, depth, as_json) -> Non
         raise click.UsageError(f"the game is already over: {board.outcome()}")
     try:
         result = engine.analyse(board, Limit(time=seconds, sims=sims, depth=depth))
+    except EngineError as exc:      # an external engine that cannot start, dies or hangs
+        raise Fail(f"{engine.spec}: {exc}") from None
     finally:
         engine.close()
     payload = {"game": board.game_name, "size": board.size_text, "moves": board.moves_text(),
