@@ -8,6 +8,7 @@ description.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 LINE_WIDTH = 72              # wrap written records like HexGui does
@@ -39,6 +40,21 @@ def decode(data: bytes, source: str) -> str:
 
 
 # --- the SGF syntax -------------------------------------------------------------------------
+# Limits on what one record file may hold, variations and further games included.  Real
+# records are far below them (the largest board, Hex 26x26, has 677 cells); they bound the
+# memory and time a broken or hostile file can cost (a second or so at most).
+MAX_BYTES = 16 * 1024 * 1024     # the file (or text) itself
+MAX_NODES = 100_000              # nodes ';'
+MAX_VALUES = 200_000             # property values '[...]'
+
+_WS = re.compile(r"\s*")                 # \s and str.isspace() are the same characters
+_NAME = re.compile(r"[A-Za-z]+")         # ASCII letters: isalpha() and isascii()
+# a value '[...]' ('\x' is an escape) and the white space after it; a name and its first value
+_VALUE = re.compile(r"\[([^\]\\]*(?:\\.[^\]\\]*)*)\]\s*", re.S)
+_PROP = re.compile(r"([A-Za-z]+)\s*\[([^\]\\]*(?:\\.[^\]\\]*)*)\]\s*", re.S)
+_ESCAPE = re.compile(r"\\(\r\n?|.)", re.S)      # an escape: a line break (dropped) or a character
+
+
 @dataclass
 class Prop:
     key: str
@@ -57,146 +73,166 @@ class Parser:
 
     Iterative (no recursion, so deep variation nesting cannot overflow the stack).  Variations
     other than the first child, and further games of a collection, are checked for syntax only.
+    Linear in the text: every token is one regular-expression match from the current position,
+    and line numbers are counted only where one is needed (a property, an error), each count
+    going on from the last.
     """
 
     def __init__(self, text: str, source: str):
         self.t = text
         self.n = len(text)
-        self.i = 0
-        self.line = 1
         self.source = source
+        self.has_cr = "\r" in text
+        self.nodes = 0                      # nodes and property values read so far
+        self.values = 0
+        self._pos, self._line = 0, 1        # the last position whose line was counted
 
-    def error(self, reason: str, line: int | None = None) -> RecordError:
-        return RecordError(reason, self.source, self.line if line is None else line)
+    def line_at(self, pos: int) -> int:
+        """The 1-based line of position ``pos`` (a line ends at CR LF, LF or a lone CR)."""
+        t = self.t
+        start, line = self._pos, self._line
+        if pos < start:
+            start, line = 0, 1
+        line += t.count("\n", start, pos)
+        if self.has_cr:
+            line += t.count("\r", start, pos) - t.count("\r\n", start, pos)
+            if start < pos < self.n and t[pos - 1] == "\r" and t[pos] == "\n":
+                line -= 1      # a CR LF split here: its LF ends the line
+        self._pos, self._line = pos, line
+        return line
 
-    def _advance(self) -> str:
-        ch = self.t[self.i]
-        self.i += 1
-        if ch == "\n" or (ch == "\r" and (self.i >= self.n or self.t[self.i] != "\n")):
-            self.line += 1
-        return ch
-
-    def _skip_ws(self) -> None:
-        while self.i < self.n and self.t[self.i].isspace():
-            self._advance()
+    def error(self, reason: str, pos: int) -> RecordError:
+        return RecordError(reason, self.source, self.line_at(pos))
 
     def parse(self) -> list[Node]:
-        self._skip_ws()
-        if self.i >= self.n:
-            raise self.error("the file is empty: an SGF record starts with '(;', e.g. "
-                             "(;FF[4]GM[11]SZ[11];B[a1])", 1)
-        if not self.t.startswith("(", self.i) or not self._next_is_node(self.i + 1):
+        t, n = self.t, self.n
+        i = _WS.match(t).end()
+        if i >= n:
+            raise RecordError("the file is empty: an SGF record starts with '(;', e.g. "
+                              "(;FF[4]GM[11]SZ[11];B[a1])", self.source, 1)
+        j = _WS.match(t, i + 1).end()
+        if t[i] != "(" or j >= n or t[j] != ";":
             raise self.error("not an SGF record: it must start with '(;', e.g. "
-                             "(;FF[4]GM[11]SZ[11];B[a1])")
+                             "(;FF[4]GM[11]SZ[11];B[a1])", i)
         main: list[Node] = []
-        self._tree(main)
+        i = self._tree(i, main)
         while True:
-            self._skip_ws()
-            if self.i >= self.n:
+            i = _WS.match(t, i).end()
+            if i >= n:
                 return main
-            if self.t[self.i] != "(":
-                raise self.error(f"unexpected {self.t[self.i]!r} after the end of the record "
-                                 f"(the last ')'): only more game trees '(;...)' may follow")
-            self._tree(None)
+            if t[i] != "(":
+                raise self.error(f"unexpected {t[i]!r} after the end of the record (the last "
+                                 f"')'): only more game trees '(;...)' may follow", i)
+            i = self._tree(i, None)
 
-    def _next_is_node(self, j: int) -> bool:
-        while j < self.n and self.t[j].isspace():
-            j += 1
-        return j < self.n and self.t[j] == ";"
-
-    def _tree(self, main: list[Node] | None) -> None:
+    def _tree(self, i: int, main: list[Node] | None) -> int:
+        """Read the game tree whose '(' is at ``i``; returns the position after its ')'."""
+        t, n, ws = self.t, self.n, _WS.match
         # One frame per open '(': [collects-into-main, has-a-child-been-seen, has-a-node]
         frames: list[list] = []
         while True:
-            self._skip_ws()
-            if self.i >= self.n:
+            i = ws(t, i).end()
+            if i >= n:
                 raise self.error("the record ends too early: a ')' is missing (is the file "
-                                 "truncated?)")
-            ch = self.t[self.i]
-            if ch == "(":
-                if frames and not frames[-1][2]:
-                    raise self.error("a variation '(' must follow a node ';'")
-                on_main = main is not None and (not frames or (frames[-1][0] and not frames[-1][1]))
-                if frames:
-                    frames[-1][1] = True
-                self._advance()
-                self._skip_ws()
-                if self.i >= self.n or self.t[self.i] != ";":
-                    if self.i >= self.n:
-                        raise self.error("the record ends too early after '(' (is the file "
-                                         "truncated?)")
-                    raise self.error(f"expected ';' after '(', found {self.t[self.i]!r}: a game "
-                                     f"tree is '(' then nodes ';B[a1]' then ')'")
-                frames.append([on_main, False, False])
-            elif ch == ";":
+                                 "truncated?)", i)
+            ch = t[i]
+            if ch == ";":
                 frame = frames[-1]
                 if frame[1]:
                     raise self.error("a node ';' after a variation: nodes must come before the "
-                                     "variations '(...)' of a game tree")
-                self._advance()
+                                     "variations '(...)' of a game tree", i)
                 frame[2] = True
-                node = self._node()
-                if frame[0] and main is not None:
-                    main.append(node)
+                self.nodes += 1
+                if self.nodes > MAX_NODES:
+                    raise self.error(f"the record has more than {MAX_NODES:,} nodes (MAX_NODES, "
+                                     f"a limit of record files; a game has at most a few "
+                                     f"hundred moves)", i)
+                i = self._node(i + 1, main if frame[0] else None)
+            elif ch == "(":
+                if frames and not frames[-1][2]:
+                    raise self.error("a variation '(' must follow a node ';'", i)
+                on_main = main is not None and (not frames or (frames[-1][0] and not frames[-1][1]))
+                if frames:
+                    frames[-1][1] = True
+                i = ws(t, i + 1).end()
+                if i >= n:
+                    raise self.error("the record ends too early after '(' (is the file "
+                                     "truncated?)", i)
+                if t[i] != ";":
+                    raise self.error(f"expected ';' after '(', found {t[i]!r}: a game tree is "
+                                     f"'(' then nodes ';B[a1]' then ')'", i)
+                frames.append([on_main, False, False])
             elif ch == ")":
-                self._advance()
+                i += 1
                 frames.pop()
                 if not frames:
-                    return
+                    return i
             else:
                 raise self.error(f"unexpected {ch!r}: expected a property like B[a1], or ';', "
-                                 f"'(' or ')'")
+                                 f"'(' or ')'", i)
 
-    def _node(self) -> Node:
+    def _node(self, i: int, main: list[Node] | None) -> int:
+        """Read a node's properties from ``i`` (after its ';'), appending the node to ``main``
+        unless that is None; returns the position after them."""
+        t, n, prop, value = self.t, self.n, _PROP.match, _VALUE.match
         props: Node = []
-        while True:
-            self._skip_ws()
-            if self.i >= self.n or not self.t[self.i].isalpha():
-                return props
-            start, line = self.i, self.line
-            while self.i < self.n and self.t[self.i].isalpha() and self.t[self.i].isascii():
-                self.i += 1
-            raw = self.t[start:self.i]
-            if self.i < self.n and self.t[self.i].isalpha():
-                raise self.error(f"{self.t[start:self.i + 1]!r} is not a property name: SGF "
-                                 f"names are letters A-Z")
-            upper = "".join(c for c in raw if c.isupper())
-            key = upper or raw.upper()  # FF[3] style 'GaMe' -> 'GM'; sloppy lower case -> upper
-            values = []
+        count = self.values
+        i = _WS.match(t, i).end()
+        while i < n and t[i].isalpha():
+            m = prop(t, i)                  # a name and its first value
+            if m is None:
+                raise self._bad_property(i)
+            raw, text = m.group(1, 2)
+            # FF[3] style 'GaMe' -> 'GM'; sloppy lower case -> upper
+            key = raw if raw.isupper() else "".join(c for c in raw if c.isupper()) or raw.upper()
+            values = [_unescape(text) if "\\" in text else text]
+            start, i = i, m.end()
             while True:
-                self._skip_ws()
-                if self.i >= self.n or self.t[self.i] != "[":
+                count += 1
+                if count > MAX_VALUES:
+                    raise self.error(f"the record has more than {MAX_VALUES:,} property values "
+                                     f"(MAX_VALUES, a limit of record files)", start)
+                if i >= n or t[i] != "[":
                     break
-                values.append(self._value(key))
-            if not values:
-                if self.i >= self.n:
-                    raise self.error(f"the record ends after {raw!r} (is the file truncated?)")
-                raise self.error(f"property {raw} has no value: write it as {raw}[...]", line)
-            props.append(Prop(key, values, line))
+                m = value(t, i)
+                if m is None:
+                    raise self.error(f"the value of {key} opened with '[' is never closed with "
+                                     f"']' (is the file truncated?)", i)
+                text = m.group(1)
+                values.append(_unescape(text) if "\\" in text else text)
+                i = m.end()
+            if main is not None:              # a variation's node is checked, not kept
+                props.append(Prop(key, values, self.line_at(start)))
+        self.values = count
+        if main is not None:
+            main.append(props)
+        return i
 
-    def _value(self, key: str) -> str:
-        open_line = self.line
-        self._advance()  # '['
-        out = []
-        while True:
-            if self.i >= self.n:
-                raise self.error(f"the value of {key} opened with '[' is never closed with ']' "
-                                 f"(is the file truncated?)", open_line)
-            ch = self._advance()
-            if ch == "]":
-                return "".join(out)
-            if ch == "\\":
-                if self.i >= self.n:
-                    continue
-                nxt = self._advance()
-                if nxt == "\r" and self.i < self.n and self.t[self.i] == "\n":
-                    self._advance()
-                    continue
-                if nxt in "\r\n":
-                    continue  # soft line break
-                out.append(nxt)
-            else:
-                out.append(ch)
+    def _bad_property(self, i: int) -> RecordError:
+        """The error of a property at ``i`` that is not NAME[value]."""
+        t, n = self.t, self.n
+        m = _NAME.match(t, i)
+        end = m.end() if m else i
+        if end < n and t[end].isalpha():
+            return self.error(f"{t[i:end + 1]!r} is not a property name: SGF names are letters "
+                              f"A-Z", end)
+        raw = t[i:end]
+        j = _WS.match(t, end).end()
+        if j >= n:
+            return self.error(f"the record ends after {raw!r} (is the file truncated?)", j)
+        if t[j] != "[":
+            return self.error(f"property {raw} has no value: write it as {raw}[...]", i)
+        key = "".join(c for c in raw if c.isupper()) or raw.upper()
+        return self.error(f"the value of {key} opened with '[' is never closed with ']' (is the "
+                          f"file truncated?)", j)
+
+
+def _unescape(text: str) -> str:
+    """A value's text with its escapes resolved: '\\x' is 'x', a backslash before a line break
+    joins the lines."""
+    parts = _ESCAPE.split(text)      # text, escaped, text, escaped, ..., text
+    parts[1::2] = [c if c not in ("\r", "\n", "\r\n") else "" for c in parts[1::2]]
+    return "".join(parts)
 
 
 def parse(text: str, source: str) -> list[Node]:
