@@ -23,7 +23,8 @@ from boardai._version import __version__
 from boardai.games import Game, all_games, get_game
 from boardai.games.base import Board, IllegalMoveError, MoveError
 from boardai.games.game import swap_games_text
-from boardai.records.sgf import Node, Prop, RecordError, clip, decode, escape, layout, parse
+from boardai.records.sgf import (MAX_BYTES, MAX_NODES, MAX_VALUES, Node, Prop, RecordError, clip,
+                                 decode, escape, layout, parse)
 
 RESIGN = "resign"
 NO_SWAP_WORDS = ("", "none", "noswap", "no-swap", "no swap", "standard")
@@ -187,7 +188,10 @@ def load(path: str | os.PathLike) -> GameRecord:
     source = os.fspath(path)
     try:
         with open(source, "rb") as fh:
-            data = fh.read()
+            size = os.fstat(fh.fileno()).st_size
+            if size > MAX_BYTES:
+                raise RecordError(_too_big(f"the file is {size:,} bytes"), source)
+            data = fh.read(MAX_BYTES + 1)       # not a regular file (a pipe) may still be long
     except FileNotFoundError:
         raise RecordError("the file does not exist", source) from None
     except IsADirectoryError:
@@ -202,9 +206,13 @@ def load(path: str | os.PathLike) -> GameRecord:
 def loads(text: str | bytes, source: str = "<string>") -> GameRecord:
     """Read a record from text (or UTF-8 bytes); ``source`` names it in error messages."""
     if isinstance(text, (bytes, bytearray)):
+        if len(text) > MAX_BYTES:
+            raise RecordError(_too_big(f"the record is {len(text):,} bytes"), source)
         text = decode(bytes(text), source)
     if not isinstance(text, str):
         raise RecordError(f"a record is text, not {type(text).__name__}", source)
+    if len(text) > MAX_BYTES:
+        raise RecordError(_too_big(f"the record is {len(text):,} characters"), source)
     if text.startswith("\ufeff"):
         text = text[1:]
     nodes = parse(text, source)
@@ -262,11 +270,13 @@ def _interpret(nodes: list[Node], source: str) -> GameRecord:
             result, resigned = _parse_result(re_text)
         except ValueError as exc:
             raise err(str(exc), root.line("RE")) from None
-    extra: dict[str, str] = {}
-    for prop in nodes[0]:  # other root properties ride along; several values are joined by a space
+    # Other root properties ride along; several values, and repeats of a property, are joined by
+    # a space (once, at the end: joining as they come copies the text so far every time).
+    others: dict[str, list[str]] = {}
+    for prop in nodes[0]:
         if prop.key not in KNOWN_ROOT and prop.key not in MOVE_KEYS:
-            value = " ".join(prop.values)
-            extra[prop.key] = f"{extra[prop.key]} {value}" if prop.key in extra else value
+            others.setdefault(prop.key, []).extend(prop.values)
+    extra = {key: " ".join(values) for key, values in others.items()}
 
     moves = _move_nodes(nodes, err)
     if swap is None:  # HexGui writes no RU: a swap move in the record means the rule was on
@@ -417,6 +427,12 @@ def _check_game_props(root: _Root, game: Game, board: Board) -> None:
             raise root.err(f"{prop.text()}: {key} is {owner.records.props[key]} of a "
                            f"{owner.title} record; a {game.title} record has none: leave it out",
                            prop.line)
+
+
+def _too_big(what: str) -> str:
+    return (f"{what}, more than the {MAX_BYTES:,} bytes ({MAX_BYTES // 2**20} MiB) a record may "
+            f"be (MAX_BYTES; a record may also hold at most {MAX_NODES:,} nodes and {MAX_VALUES:,} "
+            f"property values): is this a game record?")
 
 
 def _root_line(root: Node, nodes: list[Node]) -> int | None:

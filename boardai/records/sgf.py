@@ -50,9 +50,9 @@ MAX_VALUES = 200_000             # property values '[...]'
 _WS = re.compile(r"\s*")                 # \s and str.isspace() are the same characters
 _NAME = re.compile(r"[A-Za-z]+")         # ASCII letters: isalpha() and isascii()
 # a value '[...]' ('\x' is an escape) and the white space after it; a name and its first value
-_VALUE = re.compile(r"\[([^\]\\]*(?:\\.[^\]\\]*)*)\]\s*", re.S)
-_PROP = re.compile(r"([A-Za-z]+)\s*\[([^\]\\]*(?:\\.[^\]\\]*)*)\]\s*", re.S)
-_ESCAPE = re.compile(r"\\(\r\n?|.)", re.S)      # an escape: a line break (dropped) or a character
+_VALUE = re.compile(r"\[([^\]\\]*(?:\\.[^\]\\]*)*)\]\s*", re.DOTALL)
+_PROP = re.compile(r"([A-Za-z]+)\s*\[([^\]\\]*(?:\\.[^\]\\]*)*)\]\s*", re.DOTALL)
+_ESCAPE = re.compile(r"\\(\r\n?|.)", re.DOTALL)  # an escape: a line break (dropped) or a character
 
 
 @dataclass
