@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 import tempfile
 from pathlib import Path
 
@@ -387,3 +388,98 @@ def test_examples_in_docs_load():
         rec = loads(text, "formats.md")
         if "AP[boardai:" in text:
             assert dumps(rec) == text.replace("boardai:0.1.0", f"boardai:{__version__}")
+
+
+# --- size: linear work, and the limits of a record ------------------------------------------------
+ROOT = "(;FF[4]GM[11]SZ[11]"
+
+
+def test_repeated_root_properties_are_joined_in_order():
+    """150,000 repeats of GN (once quadratic: each repeat copied the joined text so far)."""
+    text = ROOT + "GN[a]EV[e1]" + "GN[x]" * 150_000 + "GN[y][z]EV[e2];B[a1])"
+    rec = loads(text)
+    assert rec.extra == {"GN": "a " + "x " * 150_000 + "y z", "EV": "e1 e2"}
+    assert rec.moves == [0]
+
+
+def _work(text: str) -> int:
+    """Python steps taken in boardai/records to load ``text`` (lines, calls and returns traced):
+    a measure of the work that does not depend on the machine's speed."""
+    folder = os.path.dirname(records.__file__)
+    steps = 0
+
+    def local(frame, event, arg):
+        nonlocal steps
+        steps += 1
+        return local
+
+    def calls(frame, event, arg):
+        if frame.f_code.co_filename.startswith(folder):
+            return local(frame, event, arg)
+        return None
+
+    sys.settrace(calls)
+    try:
+        loads(text)
+    except RecordError:
+        pass
+    finally:
+        sys.settrace(None)
+    return steps
+
+
+SHAPES = {
+    "root properties": lambda n: ROOT + "GN[x]" * n + ";B[a1])",
+    "values": lambda n: ROOT + "GN" + "[x]" * n + ";B[a1])",
+    "nodes": lambda n: ROOT + ";C[x]" * n + ")",
+    "variations": lambda n: ROOT + ";B[a1]" + "(;C[x])" * n + ")",
+    "nesting": lambda n: ROOT + "(;C[x]" * n + ")" * n + ")",
+    "escapes": lambda n: ROOT + "C[" + "a\\]b\\\r\n" * n + "];B[a1])",
+    "lines": lambda n: ROOT + "\r\n PB[x]" * n + ";B[a1])",
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_loading_work_grows_linearly(shape):
+    """Ten times the input costs at most twelve times the steps (counted, not timed)."""
+    small, large = _work(SHAPES[shape](2_000)), _work(SHAPES[shape](20_000))
+    assert large <= 12 * small, (small, large)
+
+
+def test_too_many_property_values_is_a_record_error():
+    """The issue's 400,000 repeated root properties are refused at the limit, with its line."""
+    with pytest.raises(RecordError, match=r"more than 200,000 property values \(MAX_VAL") as info:
+        loads(ROOT + "\nGN[x]" * 400_000 + ";B[a1])", "big.sgf")
+    assert info.value.line == 200_001 - 3 + 1     # the 200,001st value (3 are FF, GM, SZ)
+    with pytest.raises(RecordError, match="MAX_VALUES"):
+        loads(ROOT + "GN" + "[x]" * 300_000 + ")")
+    with pytest.raises(RecordError, match="MAX_VALUES"):      # variations count too
+        loads(ROOT + ";B[a1]" + "(;C[x][y][z])" * 70_000 + ")")
+    assert len(loads(ROOT + "GN" + "[x]" * (200_000 - 4) + ";B[a1])").extra["GN"]) > 300_000
+
+
+def test_too_many_nodes_is_a_record_error():
+    with pytest.raises(RecordError, match=r"more than 100,000 nodes \(MAX_NODES"):
+        loads(ROOT + ";C[x]" * 100_000 + ")")
+    with pytest.raises(RecordError, match="MAX_NODES"):       # variations and other games count
+        loads(ROOT + ";B[a1])" + "(;C[x])" * 100_000)
+    with pytest.raises(RecordError, match="MAX_NODES"):
+        loads(ROOT + "(;" * 100_001 + ")" * 100_001 + ")")
+    assert loads(ROOT + ";B[a1]" + ";C[x]" * (100_000 - 2) + ")").moves == [0]
+
+
+def test_too_big_a_file_is_refused_before_it_is_read(tmp_path):
+    path = tmp_path / "big.sgf"
+    with open(path, "wb") as fh:          # 16 MiB and one byte, all but its start a hole
+        fh.write(ROOT.encode())
+        fh.truncate(16 * 2**20 + 1)
+    with pytest.raises(RecordError, match=r"16,777,217 bytes, more than the 16,777,216 bytes "
+                                          r"\(16 MiB\) a record may be \(MAX_BYTES") as info:
+        load(path)
+    assert info.value.source == str(path) and info.value.line is None
+    with pytest.raises(RecordError, match="MAX_BYTES"):
+        loads(b" " * (16 * 2**20 + 1))
+    with pytest.raises(RecordError, match="MAX_BYTES"):
+        loads(" " * (16 * 2**20 + 1))
+    # a long record within the limit loads: 15 MiB of comment
+    assert len(loads(ROOT + "C[" + "x" * 15 * 2**20 + "];B[a1])").extra["C"]) == 15 * 2**20

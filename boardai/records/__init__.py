@@ -528,4 +528,5 @@ def _name(letter: str) -> str:
     return "Black" if letter == "B" else "White"
 
 
-__all__ = ["GameRecord", "RecordError", "dumps", "load", "loads", "save"]
+__all__ = ["MAX_BYTES", "MAX_NODES", "MAX_VALUES", "GameRecord", "RecordError", "dumps", "load",
+           "loads", "save"]
