@@ -8,6 +8,7 @@ description.
 
 from __future__ import annotations
 
+import gc
 import re
 from dataclasses import dataclass
 
@@ -236,8 +237,19 @@ def _unescape(text: str) -> str:
 
 
 def parse(text: str, source: str) -> list[Node]:
-    """The main line's nodes of an SGF text (RecordError, with the line, when it is broken)."""
-    return Parser(text, source).parse()
+    """The main line's nodes of an SGF text (RecordError, with the line, when it is broken).
+
+    Python's cycle collector is paused meanwhile: the nodes hold no cycles, and its full passes
+    over every object in the process, triggered by the many new ones, made a long record's
+    properties cost more each the more there were.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return Parser(text, source).parse()
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def layout(root: list[str], moves: list[str]) -> str:
