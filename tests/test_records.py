@@ -483,3 +483,10 @@ def test_too_big_a_file_is_refused_before_it_is_read(tmp_path):
         loads(" " * (16 * 2**20 + 1))
     # a long record within the limit loads: 15 MiB of comment
     assert len(loads(ROOT + "C[" + "x" * 15 * 2**20 + "];B[a1])").extra["C"]) == 15 * 2**20
+
+
+def test_a_value_dense_with_escapes():
+    """Escaped ']' and '\\', soft line breaks (LF, CR LF, CR), a million of them: read exactly."""
+    piece = "a\\]\\\\\\\nb\\\r\n\\\\\\\rc"      # a\] \\ \<LF> b \<CR LF> \\ \<CR> c
+    rec = loads(ROOT + "C[" + piece * 200_000 + "]\n;B[a1])")
+    assert rec.extra["C"] == "a]\\b\\c" * 200_000

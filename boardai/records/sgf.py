@@ -51,9 +51,9 @@ MAX_VALUES = 200_000             # property values '[...]'
 _WS = re.compile(r"\s*")                 # \s and str.isspace() are the same characters
 _NAME = re.compile(r"[A-Za-z]+")         # ASCII letters: isalpha() and isascii()
 # a value '[...]' ('\x' is an escape) and the white space after it; a name and its first value
-_VALUE = re.compile(r"\[([^\]\\]*(?:\\.[^\]\\]*)*)\]\s*", re.DOTALL)
-_PROP = re.compile(r"([A-Za-z]+)\s*\[([^\]\\]*(?:\\.[^\]\\]*)*)\]\s*", re.DOTALL)
-_ESCAPE = re.compile(r"\\(\r\n?|.)", re.DOTALL)  # an escape: a line break (dropped) or a character
+# (possessive '*+': nothing to backtrack to, so no memory kept per escape of a long value)
+_VALUE = re.compile(r"\[([^\]\\]*+(?:\\.[^\]\\]*+)*+)\]\s*", re.DOTALL)
+_PROP = re.compile(r"([A-Za-z]++)\s*\[([^\]\\]*+(?:\\.[^\]\\]*+)*+)\]\s*", re.DOTALL)
 
 
 @dataclass
@@ -230,10 +230,17 @@ class Parser:
 
 def _unescape(text: str) -> str:
     """A value's text with its escapes resolved: '\\x' is 'x', a backslash before a line break
-    joins the lines."""
-    parts = _ESCAPE.split(text)      # text, escaped, text, escaped, ..., text
-    parts[1::2] = [c if c not in ("\r", "\n", "\r\n") else "" for c in parts[1::2]]
-    return "".join(parts)
+    joins the lines.  String replacements: a Python step per escaped backslash at most."""
+    if "\\\\" not in text:
+        return _unescape_part(text)
+    # an escaped backslash: split there (left to right, as escapes pair), join with one
+    return "\\".join([_unescape_part(p) if "\\" in p else p for p in text.split("\\\\")])
+
+
+def _unescape_part(text: str) -> str:
+    """``_unescape`` of a text where every backslash escapes a character that is not one."""
+    return (text.replace("\\\r\n", "").replace("\\\n", "").replace("\\\r", "")
+            .replace("\\", ""))
 
 
 def parse(text: str, source: str) -> list[Node]:
