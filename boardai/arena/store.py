@@ -23,6 +23,11 @@ from pathlib import Path
 
 APPLICATION_ID = 0x62616931          # "bai1"
 SCHEMA_VERSION = 1
+# What an engine said is kept up to this many characters (its start and end, the middle cut with
+# a marker saying how much): an engine's answer can be any size (a 20 MB illegal move is stored
+# in the game's ``detail``, twice: quoted and in the parser's message).
+MAX_DETAIL = 2_000                   # a game's detail (what went wrong)
+MAX_VERSION = 200                    # an engine's name and version
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -96,6 +101,17 @@ class StoredGame:
         if self.winner is None:
             return 0.5
         return 1.0 if (self.winner == 0) == self.a_is_black else 0.0
+
+
+def cut(text: str | None, limit: int) -> str | None:
+    """``text`` if it has at most ``limit`` characters, else its start and end (three quarters
+    and a quarter of ``limit``) around a marker saying how many characters were cut."""
+    if text is None or len(text) <= limit:
+        return text
+    head = limit * 3 // 4
+    tail = limit - head
+    return (f"{text[:head]} [... {len(text) - limit:,} characters cut by the result store ...] "
+            f"{text[len(text) - tail:]}")
 
 
 @dataclass(frozen=True)
@@ -185,13 +201,18 @@ class Store:
              info.openings, info.seed, json.dumps(info.config, sort_keys=True), time.time()))
 
     def add_game(self, g: StoredGame) -> bool:
-        """Commit one finished game; False if that index was already stored (nothing changes)."""
+        """Commit one finished game; False if that index was already stored (nothing changes).
+
+        The engines' own words are cut to size here, the one place games are written: the
+        detail to ``MAX_DETAIL`` characters, the versions to ``MAX_VERSION`` (``cut``).
+        """
         cur = self._db.execute(
             "INSERT OR IGNORE INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (g.match_key, g.idx, g.black, g.white, int(g.a_is_black), g.black_version,
-             g.white_version, g.game, g.width, g.height, json.dumps(g.opening), g.seed,
-             json.dumps(g.moves), g.winner, g.reason, json.dumps([round(t, 6) for t in g.times]),
-             g.detail, json.dumps(g.logs), g.finished or time.time()))
+            (g.match_key, g.idx, g.black, g.white, int(g.a_is_black),
+             cut(g.black_version, MAX_VERSION), cut(g.white_version, MAX_VERSION), g.game,
+             g.width, g.height, json.dumps(g.opening), g.seed, json.dumps(g.moves), g.winner,
+             g.reason, json.dumps([round(t, 6) for t in g.times]), cut(g.detail, MAX_DETAIL),
+             json.dumps(g.logs), g.finished or time.time()))
         return cur.rowcount == 1
 
     # --- reading ------------------------------------------------------------------------
