@@ -24,7 +24,7 @@ from boardai.games import Game, all_games, get_game
 from boardai.games.base import Board, IllegalMoveError, MoveError
 from boardai.games.game import swap_games_text
 from boardai.records.sgf import (MAX_BYTES, MAX_NODES, MAX_VALUES, Node, Prop, RecordError, clip,
-                                 decode, escape, layout, parse)
+                                 decode, escape, gc_paused, layout, parse)
 
 RESIGN = "resign"
 NO_SWAP_WORDS = ("", "none", "noswap", "no-swap", "no swap", "standard")
@@ -215,8 +215,9 @@ def loads(text: str | bytes, source: str = "<string>") -> GameRecord:
         raise RecordError(_too_big(f"the record is {len(text):,} characters"), source)
     if text.startswith("\ufeff"):
         text = text[1:]
-    nodes = parse(text, source)
-    return _interpret(nodes, source)
+    with gc_paused():
+        nodes = parse(text, source)
+        return _interpret(nodes, source)
 
 
 # --- meaning ---------------------------------------------------------------------------------
