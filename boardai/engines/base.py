@@ -15,6 +15,8 @@ arena can tell a time forfeit from an illegal move without knowing what kind of 
 
 from __future__ import annotations
 
+import math
+import numbers
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, ClassVar
@@ -35,14 +37,162 @@ class EngineMoveError(EngineError):
     """The engine answered with something that is not a move (an illegal move)."""
 
 
+class EngineUnavailable(ValueError):
+    """The engine cannot run on this machine (an optional package is missing); the message says
+    what to install.  Raised when the engine is built, so a command fails before it starts."""
+
+
+# The largest values any engine accepts (``boardai engines`` shows every option's range).
+MAX_TIME = 1e6              # seconds per move (11.6 days): more is a typo, and nan/inf never end
+MAX_COUNT = 10**12          # simulations or nodes per move
+MAX_DEPTH = 1000            # plies: longer than any game (26x26 Hex has 676 cells)
+MAX_THREADS = 256
+MAX_SEED = 2**63 - 1        # seeds are 0 .. 2**63-1 (they go into 64-bit generators)
+
+
+def _num(x: float | int) -> str:
+    """A bound as people read it: 256, 0.5, 1e+06, 10**12, 2**63-1."""
+    if not isinstance(x, int):
+        return f"{x:g}"
+    if x >= 10**7 and str(x).rstrip("0") == "1":
+        return f"10**{len(str(x)) - 1}"
+    if x >= 2**31 - 1 and (x + 1) & x == 0:
+        return f"2**{x.bit_length()}-1"
+    return str(x)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One engine option: ``name=value`` in a spec.
+
+    ``type`` parses the text; a number (whatever parsed it) must then lie in the declared range:
+    ``min``/``max`` (inclusive unless ``min_open``/``max_open``), and a float must be finite.
+    ``convert`` (the registry) and ``check`` (an engine built from Python, ``Limit``) apply it,
+    with a message naming the option and what it accepts.
+    """
+
+    name: str
+    type: Callable[[str], Any]
+    default: Any
+    help: str
+    choices: tuple[str, ...] | None = None
+    min: float | int | None = None
+    max: float | int | None = None
+    min_open: bool = False
+    max_open: bool = False
+    also: tuple[str, ...] = ()       # words accepted besides a number (``auto``)
+    what: str | None = None          # what a non-numeric option accepts, in words
+
+    @property
+    def numeric(self) -> bool:
+        return self.type in (int, float) or self.min is not None or self.max is not None
+
+    def _int_range(self) -> bool:
+        return self.type is not float and isinstance(self.min, int) \
+            and isinstance(self.max, int) and not (self.min_open or self.max_open)
+
+    def range_text(self) -> str | None:
+        """What the option accepts, short: ``1..256``, ``(0, 1e+06]``, ``[0, 1)``, ``0/1``,
+        ``winrate|quality``, ``1..10**9 or auto`` (None: any text, e.g. a command line)."""
+        if self.choices is not None:
+            return "|".join(self.choices)
+        if self.type is parse_bool:
+            return "0/1"
+        if not self.numeric:
+            return self.what
+        if self._int_range():
+            text = f"{_num(self.min)}..{_num(self.max)}"
+        elif self.min is None and self.max is None:
+            text = "any integer" if self.type is int else "finite"
+        else:
+            lo = "(-inf" if self.min is None else ("(" if self.min_open else "[") + _num(self.min)
+            hi = "inf)" if self.max is None else _num(self.max) + (")" if self.max_open else "]")
+            text = f"{lo}, {hi}"
+        return text + "".join(f" or {word}" for word in self.also)
+
+    def accepts(self) -> str:
+        """What the option accepts, as words: ``an integer from 1 to 256``."""
+        if self.choices is not None:
+            return "one of " + ", ".join(self.choices)
+        if self.type is parse_bool:
+            return "0 or 1 (also no/yes, false/true, off/on)"
+        if not self.numeric:
+            return self.what or getattr(self.type, "__name__", "a value")
+        kind = {int: "an integer", float: "a finite number"}.get(self.type) or (
+            "an integer" if self._int_range() else "a number")
+        if self._int_range():
+            kind = f"{kind} from {_num(self.min)} to {_num(self.max)}"
+        else:
+            if self.min is not None:
+                kind += f" {'>' if self.min_open else '>='} {_num(self.min)}"
+            if self.max is not None:
+                kind += f"{' and' if self.min is not None else ''} " \
+                        f"{'<' if self.max_open else '<='} {_num(self.max)}"
+        return " or ".join((*self.also, kind))
+
+    def check(self, value: Any, label: str | None = None) -> Any:
+        """``value`` if it lies in the option's range, else ValueError naming the option
+        (``label``, default the option's name)."""
+        if value is None:
+            return None
+        number = isinstance(value, numbers.Real) and not isinstance(value, bool)
+        if not number:
+            if self.type in (int, float):
+                self._fail(value, label)
+            return value                 # a yes/no, a choice, ``auto``: its parser checked it
+        if isinstance(value, numbers.Integral):
+            value = int(value)
+        elif self.type is int or not math.isfinite(float(value)):
+            self._fail(value, label)
+        if self.min is not None and (value < self.min or (self.min_open and value == self.min)):
+            self._fail(value, label)
+        if self.max is not None and (value > self.max or (self.max_open and value == self.max)):
+            self._fail(value, label)
+        return value
+
+    def _fail(self, value: Any, label: str | None) -> None:
+        raise ValueError(f"{label or self.name} must be {self.accepts()}, not {value!r}")
+
+    def convert(self, text: str) -> Any:
+        """The value of ``text`` (a spec's or the command line's), parsed and range-checked."""
+        if self.choices is not None and text not in self.choices:
+            raise ValueError(f"{self.name} must be one of {', '.join(self.choices)}, not {text!r}")
+        try:
+            value = self.type(text)
+        except (TypeError, ValueError, OverflowError) as exc:
+            if self.type in (int, float):
+                word = "integer" if self.type is int else "number"
+                raise ValueError(f"{self.name}={text!r} is not a valid {word}: {self.name} must "
+                                 f"be {self.accepts()}") from None
+            if self.numeric:           # a parser of its own (``auto`` or a number)
+                raise ValueError(f"{self.name} must be {self.accepts()}, not {text!r}") from None
+            raise ValueError(f"{self.name}={text!r}: {exc}") from None   # the parser's own words
+        try:
+            return self.check(value)
+        except ValueError:
+            raise ValueError(f"{self.name} must be {self.accepts()}, not {text!r}") from None
+
+
 @dataclass(frozen=True)
 class Limit:
-    """How much work an engine may do for one move (None = the engine's default)."""
+    """How much work an engine may do for one move (None = the engine's default).
+
+    Every field is checked here, so no engine sees a bad one: ``time`` is a finite number of
+    seconds in (0, MAX_TIME], ``sims`` and ``nodes`` integers in 1..MAX_COUNT, ``depth`` an
+    integer in 1..MAX_DEPTH (``LIMIT_OPTIONS`` declares the ranges); anything else raises
+    ValueError naming the field.
+    """
 
     time: float | None = None
     sims: int | None = None
     nodes: int | None = None
     depth: int | None = None
+
+    def __post_init__(self) -> None:
+        for opt in LIMIT_OPTIONS:
+            value = getattr(self, opt.name)
+            if value is not None:
+                object.__setattr__(self, opt.name, opt.check(value, f"Limit.{opt.name}"))
 
     def merged(self, defaults: "Limit") -> "Limit":
         """This limit with unset fields taken from ``defaults``."""
@@ -85,27 +235,6 @@ class PlayResult:
         return d
 
 
-@dataclass(frozen=True)
-class Option:
-    """One engine option: ``name=value`` in a spec."""
-
-    name: str
-    type: Callable[[str], Any]
-    default: Any
-    help: str
-    choices: tuple[str, ...] | None = None
-
-    def convert(self, text: str) -> Any:
-        if self.choices is not None and text not in self.choices:
-            raise ValueError(f"{self.name} must be one of {', '.join(self.choices)}, not {text!r}")
-        try:
-            return self.type(text)
-        except (TypeError, ValueError) as exc:
-            if self.type in (int, float):
-                raise ValueError(f"{self.name}={text!r} is not a valid {self.type.__name__}") from None
-            raise ValueError(f"{self.name}={text!r}: {exc}") from None   # the parser's own words
-
-
 def parse_bool(text: str) -> bool:
     t = str(text).strip().lower()
     if t in ("1", "true", "yes", "on"):
@@ -119,11 +248,21 @@ parse_bool.__name__ = "bool (0/1)"
 
 # options every engine understands: they set the engine's default Limit
 LIMIT_OPTIONS = (
-    Option("time", float, None, "seconds per move"),
-    Option("sims", int, None, "simulations (playouts) per move"),
-    Option("nodes", int, None, "nodes per move"),
-    Option("depth", int, None, "search depth in plies"),
+    Option("time", float, None, "seconds per move", min=0, min_open=True, max=MAX_TIME),
+    Option("sims", int, None, "simulations (playouts) per move", min=1, max=MAX_COUNT),
+    Option("nodes", int, None, "nodes per move", min=1, max=MAX_COUNT),
+    Option("depth", int, None, "search depth in plies", min=1, max=MAX_DEPTH),
 )
+
+
+def seed_option(help: str, default: int | None = None) -> Option:
+    """The ``seed`` option (0 .. MAX_SEED) every seeded engine shares."""
+    return Option("seed", int, default, help, min=0, max=MAX_SEED)
+
+
+def threads_option(default: int, help: str) -> Option:
+    """A ``threads`` option (1 .. MAX_THREADS)."""
+    return Option("threads", int, default, help, min=1, max=MAX_THREADS)
 
 
 class Engine:
@@ -136,8 +275,21 @@ class Engine:
     interactive: ClassVar[bool] = False
 
     def __init__(self, **opts: Any):
+        declared = {o.name: o for o in self.all_options()}
+        for key, value in opts.items():       # the registry converted them; Python callers too
+            if key in declared:
+                try:
+                    declared[key].check(value)
+                except ValueError as exc:
+                    raise ValueError(f"{self.name}: {exc}") from None
         self.opts = opts
-        self.default_limit = Limit(**{k: opts.get(k) for k in ("time", "sims", "nodes", "depth")})
+        self.default_limit = Limit(**{o.name: opts.get(o.name) for o in LIMIT_OPTIONS
+                                      if o.name in self.limit_options})
+
+    @classmethod
+    def all_options(cls) -> tuple[Option, ...]:
+        """Every option of the engine: the limit options it honours, then its own."""
+        return tuple(o for o in LIMIT_OPTIONS if o.name in cls.limit_options) + tuple(cls.options)
 
     @property
     def spec(self) -> str:

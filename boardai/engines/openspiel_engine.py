@@ -8,19 +8,24 @@ ours), a Connect Four action is the 0-based column (7x6 only; OpenSpiel's board 
 
 from __future__ import annotations
 
-from boardai.engines.base import Engine, Limit, Option, PlayResult, Stopwatch, parse_bool
+from boardai.engines.base import (
+    Engine, EngineUnavailable, Limit, Option, PlayResult, Stopwatch, parse_bool, seed_option,
+)
 from boardai.games import game_of
 from boardai.games.base import Board
 
 DEFAULT_TIME = 1.0
+MAX_ROLLOUTS = 1000
+MAX_MEMORY_MB = 65536
 
 
 def _pyspiel():
+    """OpenSpiel's module, or EngineUnavailable saying how to install it."""
     try:
         import pyspiel
     except ImportError:
-        raise RuntimeError("openspiel-mcts needs OpenSpiel: pip install 'boardai[peers]' "
-                           "(the open_spiel package)") from None
+        raise EngineUnavailable("openspiel-mcts needs OpenSpiel, which is not installed: "
+                                "pip install 'boardai[peers]' (the open_spiel package)") from None
     return pyspiel
 
 
@@ -29,15 +34,16 @@ class OpenSpielMctsEngine(Engine):
     summary = "OpenSpiel's C++ MCTSBot (UCT + random rollouts + solver); needs boardai[peers]"
     limit_options = ("time", "sims")
     options = (
-        Option("c", float, 1.4, "UCT exploration constant"),
-        Option("rollouts", int, 1, "random rollouts per leaf"),
+        Option("c", float, 1.4, "UCT exploration constant", min=0, max=100),
+        Option("rollouts", int, 1, "random rollouts per leaf", min=1, max=MAX_ROLLOUTS),
         Option("solve", parse_bool, True, "MCTS-solver (proven wins and losses)"),
-        Option("memory_mb", int, 1000, "tree memory cap"),
-        Option("seed", int, 0, "random seed"),
+        Option("memory_mb", int, 1000, "tree memory cap (MiB)", min=1, max=MAX_MEMORY_MB),
+        seed_option("random seed", 0),
     )
 
     def __init__(self, **opts):
         super().__init__(**opts)
+        _pyspiel()                  # not installed: say so now, before a command starts
         self._games: dict[tuple, object] = {}
 
     def _game(self, board: Board):
@@ -67,7 +73,7 @@ class OpenSpielMctsEngine(Engine):
             sims, seconds = int(limit.sims), -1.0
         else:
             sims, seconds = 10**9, float(limit.time if limit.time is not None else DEFAULT_TIME)
-        bot = pyspiel.MCTSBot(game, evaluator, float(self.opts.get("c") or 1.4), sims,
+        bot = pyspiel.MCTSBot(game, evaluator, float(self.opts["c"] if self.opts.get("c") is not None else 1.4), sims,
                               int(self.opts.get("memory_mb") or 1000),
                               bool(self.opts.get("solve", True)), seed, False,
                               pyspiel.ChildSelectionPolicy.UCT, seconds)

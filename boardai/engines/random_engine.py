@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 
-from boardai.engines.base import Engine, Limit, Option, PlayResult, Stopwatch
+from boardai.engines.base import Engine, Limit, PlayResult, Stopwatch, seed_option
 from boardai.games.base import Board
 
 
 class RandomEngine(Engine):
     name = "random"
     summary = "uniformly random legal move (seed 000's dummy player); the baseline"
-    options = (Option("seed", int, None, "random seed (same seed, same moves)"),)
+    options = (seed_option("random seed (same seed, same moves)"),)
 
     def __init__(self, seed: int | None = None, **opts):
         super().__init__(seed=seed, **opts)

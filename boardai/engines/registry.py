@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boardai.engines.base import LIMIT_OPTIONS, Engine, Option
+from boardai.engines.base import Engine, Option
 
 ENGINES: dict[str, type[Engine]] = {}
 
@@ -29,9 +29,8 @@ def register(cls: type[Engine]) -> type[Engine]:
 
 
 def engine_options(cls: type[Engine]) -> tuple[Option, ...]:
-    """Every option of ``cls``: its own plus the limit options it honours."""
-    limits = tuple(o for o in LIMIT_OPTIONS if o.name in cls.limit_options)
-    return limits + tuple(cls.options)
+    """Every option of ``cls``: the limit options it honours, then its own."""
+    return cls.all_options()
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -56,13 +55,22 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 
 def make_engine(spec: str, **overrides: Any) -> Engine:
-    """Build the engine a spec names, with its options converted and checked."""
+    """Build the engine a spec names, with its options converted and checked.
+
+    Every option's text goes through ``Option.convert`` (its parser, then its declared range);
+    ``overrides`` (typed values from code: a match's seed, a GTP timeout) through
+    ``Option.check``.  An interactive engine (``human``) is refused: only ``boardai play`` seats
+    one, without the registry.  ``EngineUnavailable`` (a missing optional package) passes through.
+    """
     _load_builtin_engines()
     name, raw = parse_spec(spec)
     cls = ENGINES.get(name)
     if cls is None:
         raise EngineSpecError(f"unknown engine {name!r}: choose from {', '.join(sorted(ENGINES))}"
                               " (see `boardai engines`)")
+    if cls.interactive:
+        raise EngineSpecError(f"{name!r} is not an engine: a {name} player can only be seated by "
+                              f"`boardai play` (--black {name} or --white {name})")
     options = {o.name: o for o in engine_options(cls)}
     values: dict[str, Any] = {o.name: o.default for o in options.values()}
     for key, text in raw.items():
@@ -74,6 +82,12 @@ def make_engine(spec: str, **overrides: Any) -> Engine:
             values[key] = opt.convert(text)
         except ValueError as exc:
             raise EngineSpecError(f"engine {name!r}: {exc}") from None
+    for key, value in overrides.items():
+        if key in options:
+            try:
+                options[key].check(value)
+            except ValueError as exc:
+                raise EngineSpecError(f"engine {name!r}: {exc}") from None
     values.update(overrides)
     return cls(**values)
 

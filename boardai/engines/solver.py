@@ -12,13 +12,16 @@ move's exact score where it can give them (Connect Four) and puts them in ``move
 from __future__ import annotations
 
 from boardai import solvers
-from boardai.engines.base import Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool
+from boardai.engines.base import (
+    Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool, seed_option,
+)
 from boardai.engines.mcts import MctsEngine
 from boardai.games import game_of
 from boardai.games.base import Board
 
 DEFAULT_TIME = 10.0
 SOLVE_SHARE = 0.7         # of the time, for the exact search before mcts gets the rest
+TT_BITS = (16, 30)        # the Connect Four solver's table: 2**16 (512 KiB) .. 2**30 (8 GiB)
 
 
 def _sign(x: int) -> int:
@@ -33,9 +36,9 @@ class SolverEngine(Engine):
     options = (
         Option("book", parse_bool, True, "use the shipped opening book (Connect Four)"),
         Option("tt_bits", int, None, "transposition table of 2**tt_bits entries, 8 B each "
-               "(Connect Four; default 24)"),
+               "(Connect Four; default 24 = 128 MiB)", min=TT_BITS[0], max=TT_BITS[1]),
         Option("exact", parse_bool, False, "always solve to the end, however long"),
-        Option("seed", int, None, "seed for the mcts fallback"),
+        seed_option("seed for the mcts fallback"),
     )
 
     def __init__(self, **opts):
@@ -60,7 +63,12 @@ class SolverEngine(Engine):
         if player is None:
             return self._fallback(board, seconds, clock,
                                   f"no exact solver for {game_of(board).title}")
-        answer = player.move(board, budget, every_move)
+        try:
+            answer = player.move(board, budget, every_move)
+        except MemoryError:
+            raise MemoryError("solver: not enough memory for the solver's transposition table "
+                              f"(tt_bits={self.opts.get('tt_bits') or 'default'}): lower "
+                              "tt_bits") from None
         if answer is None:
             return self._fallback(board, seconds, clock, f"not solved in {budget:g} s")
         scores = answer.scores or {}

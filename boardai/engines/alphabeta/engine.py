@@ -22,13 +22,16 @@ import threading
 import numpy as np
 
 from boardai.engines.alphabeta import kernel as AK
-from boardai.engines.base import Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool
+from boardai.engines.base import (
+    Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool, seed_option,
+)
 from boardai.games import all_games, game_of, get_game
 from boardai.games import kernel as K
 from boardai.games.base import Board
 from boardai.games.layout import HASH, NUM_ACTIONS
 
 DEFAULT_TIME = 1.0
+MAX_TT_MB = 4096          # the table is touched when made (pages faulted in before the clock)
 
 
 def evaluator_id(game: str, name: str | None) -> int:
@@ -45,6 +48,11 @@ def _eval_help() -> str:
                               f": {e.what}" for e in game.evaluators)
             parts.append(f"{game.name} -- {names}")
     return "static evaluator. " + ". ".join(parts)
+
+
+def _eval_names() -> str:
+    """Every game's evaluator names, for the ``eval`` option's range."""
+    return "|".join(sorted({e.name for g in all_games().values() for e in g.evaluators}))
 
 
 def _check_eval(text: str) -> str:
@@ -91,8 +99,12 @@ class _DepthSearchEngine(Engine):
         key = (board.game_name, board.width, board.height)
         if self._search is None or self._search.key != key:
             # minimax never reads the table: the smallest one (new_tables' floor) will do
-            mb = max(1, int(self.opts.get("tt_mb") or 16)) if self.prune else 0
-            self._search = _Search(board, mb * 1024 * 1024 // 32)
+            mb = int(self.opts.get("tt_mb") or 16) if self.prune else 0
+            try:
+                self._search = _Search(board, mb * 1024 * 1024 // 32)
+            except MemoryError:
+                raise MemoryError(f"{self.name}: cannot allocate a transposition table of {mb} "
+                                  "MiB: lower tt_mb") from None
         _load_kernels(self._search, board)
         return self._search
 
@@ -132,8 +144,8 @@ class MinimaxEngine(_DepthSearchEngine):
     limit_options = ("depth",)
     prune = False
     options = (
-        Option("eval", _check_eval, None, _eval_help()),
-        Option("seed", int, None, "random seed for the choice among equal best moves"),
+        Option("eval", _check_eval, None, _eval_help(), what=_eval_names()),
+        seed_option("random seed for the choice among equal best moves"),
     )
 
     def __init__(self, **opts):
@@ -147,7 +159,7 @@ class MinimaxEngine(_DepthSearchEngine):
         search = self._tables(board)
         clock = Stopwatch()
         limit = self._limit(limit)
-        depth = max(1, int(limit.depth or 2))
+        depth = int(limit.depth or 2)
         self._ctx(search, board, tt=False, order=False)
         moves = np.array(list(board.legal_moves), dtype=np.int64)
         vals = np.zeros(len(moves))
@@ -164,8 +176,9 @@ class AlphaBetaEngine(_DepthSearchEngine):
                "table, killer/history move ordering and the game's static evaluator")
     limit_options = ("time", "depth")
     options = (
-        Option("eval", _check_eval, None, _eval_help()),
-        Option("tt_mb", int, 16, "transposition table size in MiB (32 bytes an entry)"),
+        Option("eval", _check_eval, None, _eval_help(), what=_eval_names()),
+        Option("tt_mb", int, 16, "transposition table size in MiB (32 bytes an entry; rounded "
+               "up to a power of two)", min=1, max=MAX_TT_MB),
         Option("tt", parse_bool, True, "use the transposition table"),
         Option("order", parse_bool, True, "move ordering (TT move, killers, history, centre)"),
         Option("id", parse_bool, True, "iterative deepening (with depth=D: depths 1..D)"),
@@ -179,7 +192,8 @@ class AlphaBetaEngine(_DepthSearchEngine):
         limit = self._limit(limit)
         seconds = limit.time if limit.time is not None else (None if limit.depth else DEFAULT_TIME)
         free = int(K.free_cells(board.state))          # no search is deeper than the game
-        max_depth = max(1, int(limit.depth)) if limit.depth else free
+        # deeper than the game changes nothing (+1: a swap move fills no cell)
+        max_depth = min(int(limit.depth), free + 1) if limit.depth else max(1, free)
         self._ctx(search, board, tt=bool(self.opts.get("tt", True)),
                   order=bool(self.opts.get("order", True)))
         search.tables[2][:] = -1                       # killers belong to one search

@@ -17,13 +17,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from boardai.engines.mcts import kernel as MK
-from boardai.engines.base import Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool
+from boardai.engines.base import (
+    Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool, seed_option, threads_option,
+)
 from boardai.games import all_games, game_of
 from boardai.games.base import Board
 from boardai.games.layout import FLAGS, new_rng
 
 DEFAULT_TIME = 1.0
 SLICE_S = 0.005          # target length of one jitted slice between clock checks
+MAX_C = 100.0            # option ranges (see `boardai engines`)
+MAX_EXPAND = 1_000_000
+MAX_MEMORY_MB = 65536    # 64 GiB; node indices are int32, so at most 2**31 nodes in any case
 
 
 @dataclass
@@ -55,28 +60,33 @@ class MctsEngine(Engine):
                "tree reuse, root-parallel threads")
     limit_options = ("time", "sims")
     options = (
-        Option("c", float, None, "UCT exploration constant (default 0.35 with RAVE, 0.7 without)"),
+        Option("c", float, None, "UCT exploration constant (default 0.35 with RAVE, 0.7 without)",
+               min=0, max=MAX_C),
         Option("rave", parse_bool, None, "RAVE/AMAF statistics (default: the game's; "
                + ", ".join(f"{g.name} {'on' if g.rave else 'off'}" for g in all_games().values())
                + ")"),
-        Option("rave_bias", float, 0.0005, "RAVE bias b: how fast AMAF gives way to real visits"),
-        Option("expand", int, 2, "visits a leaf needs before it is expanded"),
+        Option("rave_bias", float, 0.0005, "RAVE bias b: how fast AMAF gives way to real visits",
+               min=0, max=1),
+        Option("expand", int, 2, "visits a leaf needs before it is expanded", min=1,
+               max=MAX_EXPAND),
         Option("checks", parse_bool, True, "look for one-move wins and must-blocks when expanding"),
         # each game's playout switches (Hex: bridge, Connect Four: tactics), from its description
         *(Option(sw.option, parse_bool, None, sw.help)
           for g in all_games().values() for sw in g.playout_switches),
-        Option("threads", int, 1, "root-parallel search threads"),
-        Option("memory_mb", int, 512, "memory cap for all trees together"),
+        threads_option(1, "root-parallel search threads"),
+        Option("memory_mb", int, 512, "memory cap for all trees together (MiB; pages are taken "
+               "as the trees grow)", min=1, max=MAX_MEMORY_MB),
         Option("reuse", parse_bool, True, "keep the matching subtree between moves"),
-        Option("seed", int, None, "random seed (with sims=N: same seed, same move)"),
-        Option("resign", float, 0.0, "resign below this win rate (0 = never)"),
+        seed_option("random seed (with sims=N: same seed, same move)"),
+        Option("resign", float, 0.0, "resign below this win rate (0 = never)", min=0, max=1,
+               max_open=True),
         Option("verbose", parse_bool, False, "print a search summary on stderr"),
     )
 
     def __init__(self, **opts):
         super().__init__(**opts)
-        self.threads = max(1, int(opts.get("threads") or 1))
-        mem = max(1, int(opts.get("memory_mb") or 512))
+        self.threads = int(opts.get("threads") or 1)
+        mem = int(opts.get("memory_mb") or 512)
         self.capacity = max(1024, mem * 1024 * 1024 // (MK.NODE_BYTES * self.threads))
         seed = opts.get("seed")
         self._seed = int(seed) if seed is not None else None
@@ -89,7 +99,11 @@ class MctsEngine(Engine):
     def _tree(self, i: int) -> _Tree:
         while len(self._trees) <= i:
             j = len(self._trees)
-            ints, flts, meta = MK.new_tree(self.capacity)
+            try:
+                ints, flts, meta = MK.new_tree(self.capacity)
+            except MemoryError:
+                raise MemoryError(f"mcts: cannot allocate {self.capacity * MK.NODE_BYTES >> 20} "
+                                  "MiB for a search tree: lower memory_mb") from None
             seed = None if self._seed is None else self._seed * 7919 + j
             self._trees.append(_Tree(ints, flts, meta, new_rng(seed)))
         return self._trees[i]
@@ -130,7 +144,7 @@ class MctsEngine(Engine):
         if c is None:
             c = 0.35 if rave else 0.7
         return np.array([c, 1.0 if rave else 0.0, float(self.opts.get("rave_bias") or 0.0),
-                         float(max(1, int(self.opts.get("expand") or 2))),
+                         float(int(self.opts.get("expand") or 2)),
                          1.0 if self.opts.get("checks", True) else 0.0,
                          float(game.playout_policy(self.opts))])
 

@@ -32,12 +32,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from boardai.engines.rollout import kernel as RK
-from boardai.engines.base import Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool
+from boardai.engines.base import (
+    Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool, threads_option,
+)
 from boardai.games import kernel as K
 from boardai.games.base import Board
 
 DEFAULT_MAX_FILLINS = 5e9        # Hex: fill-ins over all candidates (the empty 5x5 needs 6.8e7)
 DEFAULT_MAX_POSITIONS = 1e7      # Connect Four: bound on the positions the recursion may visit
+MAX_MAX_FILLINS = 1e18           # the work bound's own ceiling (far beyond any finishing run)
 TABLE_BITS = (10, 21)            # transposition table: 2**10 .. 2**21 entries per thread
 _BINOM = np.array([[math.comb(n, k) for k in range(64)] for n in range(64)], dtype=np.int64)
 
@@ -271,17 +274,17 @@ class BruteForceEngine(Engine):
     options = (
         Option("score", str, "winrate", "winrate (win ratio) or quality (seed 000: +-1/length)",
                choices=("winrate", "quality")),
-        Option("threads", int, 2, "threads sharing the enumeration"),
+        threads_option(2, "threads sharing the enumeration"),
         Option("max_fillins", float, None, "refuse above this much work: fill-ins on Hex "
                f"(default {DEFAULT_MAX_FILLINS:.0e}), positions on Connect Four "
-               f"(default {DEFAULT_MAX_POSITIONS:.0e})"),
+               f"(default {DEFAULT_MAX_POSITIONS:.0e})", min=1, max=MAX_MAX_FILLINS),
         Option("symmetry", parse_bool, True, "on a symmetric position (Hex: 180-degree rotation, "
                "Connect Four: mirror) compute a move and its image once"),
     )
 
     def __init__(self, **opts):
         super().__init__(**opts)
-        self.threads = max(1, int(opts.get("threads") or 2))
+        self.threads = int(opts.get("threads") or 2)
         self._pool: ThreadPoolExecutor | None = None
         self.last_stats: dict = {}
 

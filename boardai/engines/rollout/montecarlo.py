@@ -33,7 +33,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from boardai.engines.rollout import kernel as RK
-from boardai.engines.base import Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool
+from boardai.engines.base import (
+    Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool, seed_option, threads_option,
+)
 from boardai.engines.rollout.bruteforce import exact_scores, result_from_scores
 from boardai.games import kernel as K
 from boardai.games.base import Board
@@ -47,6 +49,8 @@ Z95 = 1.959963984540054  # two-sided 95% normal quantile
 AUTO_FACTOR = 25         # seed 000's max_runs_factor
 AUTO_MIN = 100           # seed 000's floor
 _M64 = (1 << 64) - 1
+MAX_SIMS = 10**9         # playouts per candidate move
+MAX_BF_BELOW = 1000      # more than any board's cells (26x26 Hex: 676)
 
 
 def parse_sims(text) -> int | str:
@@ -55,8 +59,8 @@ def parse_sims(text) -> int | str:
     if t == "auto":
         return "auto"
     n = int(t)
-    if n < 1:
-        raise ValueError("sims must be >= 1 or auto")
+    if not 1 <= n <= MAX_SIMS:
+        raise ValueError(f"sims must be auto or an integer from 1 to {MAX_SIMS}, not {n}")
     return n
 
 
@@ -90,15 +94,16 @@ class MonteCarloEngine(Engine):
     limit_options = ("time",)  # Limit.sims, when a caller gives one, is playouts per move
     options = (
         Option("sims", parse_sims, DEFAULT_SIMS, "playouts per candidate move, or auto (seed "
-               "000's bell curve: most in the early middle game, at least 100)"),
+               "000's bell curve: most in the early middle game, at least 100)", min=1,
+               max=MAX_SIMS, also=("auto",)),
         Option("score", str, "winrate", "winrate (win ratio) or quality (seed 000: +-1/length)",
                choices=("winrate", "quality")),
         Option("cut", parse_bool, True, "play in rounds; drop a move whose 95% upper bound is "
                "under the best move's lower bound"),
         Option("bf_below", int, 0, "exact bruteforce when fewer than this many cells are "
-               "empty (0 = never)"),
-        Option("threads", int, 1, "threads sharing the candidate moves"),
-        Option("seed", int, None, "random seed (same seed and sims, same move)"),
+               "empty (0 = never)", min=0, max=MAX_BF_BELOW),
+        threads_option(1, "threads sharing the candidate moves"),
+        seed_option("random seed (same seed and sims, same move)"),
     )
 
     def __init__(self, **opts):
@@ -112,7 +117,7 @@ class MonteCarloEngine(Engine):
         self.mode = RK.WINRATE if self.score == "winrate" else RK.QUALITY
         self.cut = bool(opts.get("cut", True))
         self.bf_below = int(opts.get("bf_below") or 0)
-        self.threads = max(1, int(opts.get("threads") or 1))
+        self.threads = int(opts.get("threads") or 1)
         seed = opts.get("seed")
         self._seed = int(seed) if seed is not None else None
         self._pool: ThreadPoolExecutor | None = None
