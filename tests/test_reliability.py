@@ -1,18 +1,54 @@
-"""Reliability: every engine option and every Limit has a checked range."""
+"""Reliability: every engine option and every Limit has a checked range; bad input is a one-line
+error (exit status 1 or 2), never a traceback or a command that never returns.
+
+The generated part (``test_bad_value_is_a_clear_error``) builds several hundred bad command
+lines from every option of every engine times bad values, over ``analyse``, ``play``, ``match``
+and ``tournament``, and runs them in this process with click's CliRunner (about a millisecond
+each).  The few tests that start processes say so in their names (``_process``).
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import os
 import re
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
-from boardai.engines.base import LIMIT_OPTIONS, MAX_TIME, Limit
+from boardai.cli import main
+from boardai.engines.base import (
+    LIMIT_OPTIONS, MAX_TIME, EngineUnavailable, Limit, parse_bool,
+)
 from boardai.engines.registry import ENGINES, EngineSpecError, all_engines, engine_options, make_engine
 from boardai.games import make_board
 
+HAVE_OPENSPIEL = importlib.util.find_spec("pyspiel") is not None
 
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def assert_clear_error(res, *needles: str, codes=(1, 2)) -> str:
+    """Exit status 1 or 2, no traceback (an exception other than click's exit), the needles."""
+    out = res.output
+    assert res.exit_code in codes, (res.exit_code, out)
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    assert "Traceback" not in out
+    for needle in needles:
+        assert re.search(needle, out), (needle, out)
+    if res.exit_code == 1:                      # a failure is one line
+        assert len(out.strip().splitlines()) == 1, out
+    return out
+
+
+# --- 1. every option has a declared range -----------------------------------------------------
 @pytest.mark.parametrize("spec,option", [
     ("mcts:time=-1", "time"), ("mcts:sims=-5", "sims"), ("mcts:sims=0", "sims"),
     ("mcts:resign=2", "resign"), ("mcts:resign=1", "resign"), ("mcts:threads=0", "threads"),
@@ -52,6 +88,19 @@ def test_an_engine_built_from_python_checks_its_options():
         make_engine("random", seed=-5)
 
 
+def test_engines_json_shows_the_ranges():
+    import json
+
+    data = {e["name"]: {o["name"]: o for o in e["options"]}
+            for e in json.loads(invoke("engines", "--json").output)}
+    assert data["mcts"]["resign"]["range"] == "[0, 1)"
+    assert data["mcts"]["threads"]["range"] == "1..256"
+    assert data["solver"]["tt_bits"]["range"] == "16..30"
+    assert data["alphabeta"]["tt_mb"]["range"] == "1..4096"
+    assert data["mcts"]["time"]["range"] == "(0, 1e+06]"
+
+
+# --- 2. limits --------------------------------------------------------------------------------
 @pytest.mark.parametrize("field,value", [
     ("time", -1), ("time", 0), ("time", math.nan), ("time", math.inf), ("time", 1e308),
     ("time", MAX_TIME * 2), ("time", "1"), ("time", True), ("sims", 0), ("sims", -1),
@@ -77,6 +126,166 @@ def test_an_engine_never_plays_under_a_bad_limit():
         engine.play(board, Limit(sims=-1))
     with pytest.raises(ValueError, match="Limit.time"):
         engine.play(board, Limit(time=math.nan))
+
+
+@pytest.mark.parametrize("args,option", [
+    (["--time", "nan"], "time"), (["--time", "inf"], "time"), (["--time", "1e308"], "time"),
+    (["--time", "-1"], "time"), (["--sims", "-1"], "sims"), (["--sims", "0"], "sims"),
+    (["--depth", "0"], "depth"), (["--engine", "mcts:time=nan"], "time"),
+    (["--engine", "mcts:time=inf"], "time"), (["--engine", "mcts:time=1e308"], "time"),
+])
+def test_analyse_refuses_limits_that_never_end_or_do_nothing(args, option):
+    res = invoke("analyse", "--size", "3", "--engine", "mcts", *args)
+    assert_clear_error(res, rf"\b{option}\b", codes=(2,))
+
+
+def test_analyse_time_nan_returns_at_once_process():
+    """The real command, in a process of its own: it used to search forever."""
+    start = time.monotonic()
+    out = subprocess.run([sys.executable, "-m", "boardai", "analyse", "--size", "3",
+                          "--engine", "mcts:time=nan"], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 2 and "time must be" in out.stderr
+    assert "Traceback" not in out.stderr and time.monotonic() - start < 60
+
+
+# --- 3. one-line errors, never a traceback ----------------------------------------------------
+def test_analyse_human_is_a_usage_error_pointing_at_play():
+    res = invoke("analyse", "--engine", "human")
+    assert_clear_error(res, "boardai play", codes=(2,))
+
+
+@pytest.mark.parametrize("command", ["analyse", "play", "match", "tournament"])
+def test_human_only_at_play(command, tmp_path):
+    args = {"analyse": ["analyse", "--engine", "human"],
+            "play": ["play", "--black", "human:x=1", "--white", "random"],
+            "match": ["match", "human", "random", "--store", str(tmp_path / "s.sqlite")],
+            "tournament": ["tournament", "random", "human", "--store",
+                           str(tmp_path / "s.sqlite")]}[command]
+    assert_clear_error(invoke(*args), "human", codes=(2,))
+
+
+@pytest.mark.skipif(HAVE_OPENSPIEL, reason="OpenSpiel is installed here")
+@pytest.mark.parametrize("command", ["analyse", "play", "match", "tournament"])
+def test_openspiel_without_openspiel_is_one_line_naming_the_extra(command, tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    args = {"analyse": ["analyse", "--engine", "openspiel-mcts"],
+            "play": ["play", "--black", "openspiel-mcts", "--white", "random"],
+            "match": ["match", "openspiel-mcts", "random", "--store", store],
+            "tournament": ["tournament", "random", "openspiel-mcts", "--store", store]}[command]
+    assert_clear_error(invoke(*args), re.escape("pip install 'boardai[peers]'"), codes=(1,))
+    with pytest.raises(EngineUnavailable):
+        make_engine("openspiel-mcts")
+
+
+def _refuse_memory(*_args, **_kwargs):
+    raise MemoryError
+
+
+def test_a_table_too_big_for_memory_is_one_line(monkeypatch):
+    from boardai.engines.alphabeta import kernel as AK
+
+    monkeypatch.setattr(AK, "new_tables", _refuse_memory)
+    out = assert_clear_error(invoke("analyse", "--game", "tictactoe", "--engine", "alphabeta:tt_mb=64"),
+                             "lower tt_mb", codes=(1,))
+    assert "64 MiB" in out
+
+
+def test_a_solver_table_too_big_for_memory_is_one_line(monkeypatch):
+    from boardai.solvers.connect4 import solver as C4
+
+    monkeypatch.setattr(C4, "new_table", _refuse_memory)
+    assert_clear_error(invoke("analyse", "--game", "connect4", "--moves", "4444",
+                              "--engine", "solver:tt_bits=30,book=0"), "lower tt_bits", codes=(1,))
+
+
+def test_a_tree_too_big_for_memory_is_one_line(monkeypatch):
+    from boardai.engines.mcts import kernel as MK
+
+    real = MK.new_tree
+    monkeypatch.setattr(MK, "new_tree", lambda n: _refuse_memory() if n > 64 else real(n))
+    assert_clear_error(invoke("analyse", "--engine", "mcts:sims=10"), "lower memory_mb",
+                       codes=(1,))
+
+
+def test_a_position_too_big_for_bruteforce_is_one_line():
+    res = invoke("analyse", "--size", "9", "--engine", "bruteforce:max_fillins=100")
+    assert_clear_error(res, "max_fillins=100", codes=(1,))
+
+
+# --- the generated set of bad command lines ---------------------------------------------------
+CANDIDATES = ("-1", "0", "nan", "inf", "1e308", "abc", "")
+# which candidates an option accepts (every other one must be refused); an option missing here
+# fails test_the_bad_value_table_covers_every_option, so a new option gets its bad values
+ACCEPTS_ZERO = {"seed", "bf_below", "c", "rave_bias", "resign"}
+COMMANDS = ("analyse", "play", "match", "tournament")
+
+
+def _accepted(opt) -> set[str]:
+    if opt.type is parse_bool or opt.name in ACCEPTS_ZERO:
+        return {"0"}
+    return set()
+
+
+def _bad_specs() -> list[tuple[str, str, str]]:
+    """(engine spec, option, value) for every option of every engine and every bad value."""
+    out = []
+    for name, cls in all_engines().items():
+        if name in ("gtp", "human"):
+            continue
+        for opt in engine_options(cls):
+            for value in CANDIDATES:
+                if value not in _accepted(opt):
+                    out.append((f"{name}:{opt.name}={value}", opt.name, value))
+    return out
+
+
+BAD_SPECS = _bad_specs()
+CLI_OPTIONS = [("analyse", "--time", "time"), ("analyse", "--sims", "sims"),
+               ("analyse", "--depth", "depth"), ("match", "--move-timeout", "move_timeout"),
+               ("tournament", "--move-timeout", "move_timeout")]
+BAD_CLI = [(c, flag, name, v) for c, flag, name in CLI_OPTIONS for v in CANDIDATES] + [
+    ("play", "--seed", "seed", v) for v in CANDIDATES if v != "0"]
+
+
+def test_the_bad_value_table_covers_every_option():
+    assert len(BAD_SPECS) * len(COMMANDS) + len(BAD_CLI) >= 200
+    for name, cls in all_engines().items():
+        for opt in engine_options(cls):
+            known = opt.type is parse_bool or opt.choices or opt.numeric or opt.what \
+                or (name, opt.name) == ("gtp", "command")
+            assert known, f"{name}:{opt.name}: say which of {CANDIDATES} it accepts"
+
+
+def _command(command: str, store: str, spec: str) -> list[str]:
+    return {"analyse": ["analyse", "--size", "3", "--engine", spec],
+            "play": ["play", "--size", "3", "--black", spec, "--white", "random",
+                     "--save", store + ".sgf"],
+            "match": ["match", spec, "random", "--size", "3", "--games", "1", "--jobs", "1",
+                      "--store", store],
+            "tournament": ["tournament", "random", spec, "--size", "3", "--games-per-pair", "1",
+                           "--jobs", "1", "--store", store]}[command]
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("bad") / "bad.sqlite")
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("spec,option,value", BAD_SPECS, ids=[s for s, _, _ in BAD_SPECS])
+def test_bad_value_is_a_clear_error(command, spec, option, value, store):
+    res = invoke(*_command(command, store, spec))
+    assert_clear_error(res, rf"\b{re.escape(option)}\b")
+    assert not os.path.exists(store + ".sgf")          # nothing was played
+
+
+@pytest.mark.parametrize("command,flag,option,value", BAD_CLI,
+                         ids=[f"{c}{f}={v}" for c, f, _, v in BAD_CLI])
+def test_bad_command_line_value_is_a_clear_error(command, flag, option, value, store):
+    args = _command(command, store, "random")
+    res = invoke(*args, flag, value)
+    assert_clear_error(res, rf"{flag}|\b{option}\b", codes=(2,))
 
 
 def test_limit_options_are_the_limit_fields():

@@ -27,8 +27,14 @@ from boardai.arena.ratings import (
 )
 from boardai.arena.runner import GameTask, Runner, game_seed
 from boardai.arena.store import MatchInfo, Store, StoredGame
+from boardai.engines.base import MAX_TIME, Option
 from boardai.engines.registry import make_engine, parse_spec
 from boardai.games import make_board
+
+
+# the hard limit per move: finite, so a hung engine always loses in the end
+MOVE_TIMEOUT = Option("move_timeout", float, None, "hard limit in seconds per move", min=0,
+                      min_open=True, max=MAX_TIME)
 
 
 def default_store_path() -> Path:
@@ -103,12 +109,14 @@ def make_plan(engine_a: str, engine_b: str, game: str, width: int, height: int,
     """Check the specs, board and suite; ValueError (clear message) on bad input.
     ``move_timeout`` None: :func:`default_move_timeout`."""
     make_board(game, (width, height))
+    engine_a, engine_b = check_spec(engine_a), check_spec(engine_b)
     if move_timeout is None:
         move_timeout = default_move_timeout(engine_a, engine_b)
+    else:
+        MOVE_TIMEOUT.check(move_timeout)
     suite = load_suite(openings, game, width, height, seed)
     log_dir = str(store_path.with_name(store_path.name + ".logs"))
-    return MatchPlan(check_spec(engine_a), check_spec(engine_b), game, width, height, suite,
-                     seed, move_timeout, log_dir)
+    return MatchPlan(engine_a, engine_b, game, width, height, suite, seed, move_timeout, log_dir)
 
 
 # --- scores -------------------------------------------------------------------------------

@@ -7,6 +7,27 @@ import json
 import click
 
 from boardai.cli.common import CONTEXT, Fail, game_option
+from boardai.engines.base import LIMIT_OPTIONS, EngineError, EngineUnavailable, Option
+
+
+class OptionType(click.ParamType):
+    """A command-line value checked by an engine ``Option``: the same parser, range and message
+    as the option in a spec (``--time nan`` fails like ``mcts:time=nan``)."""
+
+    def __init__(self, option: Option):
+        self.option = option
+        self.name = option.accepts()
+
+    def convert(self, value, param, ctx):
+        try:
+            if isinstance(value, str):
+                return self.option.convert(value)
+            return self.option.check(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+LIMIT_TYPES = {o.name: OptionType(o) for o in LIMIT_OPTIONS}
 
 
 @click.command(context_settings=CONTEXT)
@@ -17,7 +38,8 @@ def engines(as_json) -> None:
 
     table = []
     for name, cls in all_engines().items():
-        opts = [{"name": o.name, "default": o.default, "help": o.help} for o in engine_options(cls)]
+        opts = [{"name": o.name, "default": o.default, "help": o.help, "range": o.range_text()}
+                for o in engine_options(cls)]
         table.append({"name": name, "summary": cls.summary, "options": opts})
     if as_json:
         click.echo(json.dumps(table))
@@ -32,6 +54,7 @@ def engines(as_json) -> None:
     t.add_column("options (default)")
     for row in table:
         opts = "\n".join(f"{o['name']}={o['default'] if o['default'] is not None else '-'}  {o['help']}"
+                         + (f"  (in {o['range']})" if o["range"] else "")
                          for o in row["options"]) or "-"
         t.add_row(escape(row["name"]), escape(row["summary"]), escape(opts))
     Console(width=110).print(t)
@@ -43,9 +66,12 @@ def engines(as_json) -> None:
 @click.option("--swap", is_flag=True, help="Hex: the swap rule is on.")
 @click.option("--moves", default="", help='Moves from the empty board: "c3 d4" (Connect Four also "4453").')
 @click.option("--engine", "spec", default="random", show_default=True, metavar="SPEC")
-@click.option("--time", "seconds", type=float, help="Seconds for the engine.")
-@click.option("--sims", type=int, help="Simulations for the engine.")
-@click.option("--depth", type=int, help="Depth for the engine.")
+@click.option("--time", "seconds", type=LIMIT_TYPES["time"], metavar="SECONDS",
+              help=f"Seconds for the engine, in {LIMIT_TYPES['time'].option.range_text()}.")
+@click.option("--sims", type=LIMIT_TYPES["sims"], metavar="N",
+              help=f"Simulations for the engine, in {LIMIT_TYPES['sims'].option.range_text()}.")
+@click.option("--depth", type=LIMIT_TYPES["depth"], metavar="PLIES",
+              help=f"Depth for the engine, in {LIMIT_TYPES['depth'].option.range_text()}.")
 @click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
 def analyse(game, size, swap, moves, spec, seconds, sims, depth, as_json) -> None:
     """Ask an engine about a position: its move, value, principal variation, statistics.
@@ -55,7 +81,7 @@ def analyse(game, size, swap, moves, spec, seconds, sims, depth, as_json) -> Non
       boardai analyse --game hex --size 9 --moves "e5 d6" --engine random
       boardai analyse --game connect4 --moves 4453 --engine random --json
     """
-    from boardai.engines.base import EngineError, Limit
+    from boardai.engines.base import Limit
     from boardai.engines.registry import make_engine
     from boardai.games import make_board
 
@@ -63,13 +89,18 @@ def analyse(game, size, swap, moves, spec, seconds, sims, depth, as_json) -> Non
         board = make_board(game.lower(), size, swap=swap)
         board.push_many(moves)
         engine = make_engine(spec)
+    except EngineUnavailable as exc:           # a missing optional package: not a usage error
+        raise Fail(str(exc)) from None
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     if board.is_game_over():
+        engine.close()
         raise click.UsageError(f"the game is already over: {board.outcome()}")
     try:
         result = engine.analyse(board, Limit(time=seconds, sims=sims, depth=depth))
-    except EngineError as exc:      # an external engine that cannot start, dies or hangs
+    except (EngineError, MemoryError, ValueError) as exc:
+        # an external engine that cannot start, dies or hangs; a table too big for memory; a
+        # position too big for the engine (bruteforce)
         raise Fail(f"{engine.spec}: {exc}") from None
     finally:
         engine.close()

@@ -9,14 +9,19 @@ import sys
 
 import click
 
+from boardai.arena.match import MOVE_TIMEOUT
+from boardai.cli.analyse import OptionType
 from boardai.cli.common import CONTEXT, Fail, game_option
+from boardai.engines.base import EngineUnavailable
 
 
 def _arena_options(f):
     f = click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")(f)
-    f = click.option("--move-timeout", type=click.FloatRange(min=0, min_open=True),
-                     help="Hard limit in seconds per move; slower loses on time (default: 30 s "
-                          "plus twice the largest time= in the specs).")(f)
+    f = click.option("--move-timeout", type=OptionType(MOVE_TIMEOUT), metavar="SECONDS",
+                     help="Hard limit in seconds per move, in "
+                          f"{MOVE_TIMEOUT.range_text()}; slower loses on time, whatever the "
+                          "engine does (default: 30 s plus twice the largest time= in the "
+                          "specs).")(f)
     f = click.option("--seed", type=int, default=1, show_default=True,
                      help="Match seed; game i is seeded from it and i (reproducible, resumable).")(f)
     f = click.option("--store", type=click.Path(dir_okay=False),
@@ -40,22 +45,38 @@ def _interrupts(path):
         sys.exit(130)
 
 
-def _arena_setup(game, size, store):
+def _arena_size(game, size, store):
+    """The board size and the store's path (the store is opened once the specs are checked)."""
     from pathlib import Path
 
     from boardai.arena.match import default_store_path
-    from boardai.arena.store import Store, StoreError
     from boardai.games import parse_size
 
     try:
         w, h = parse_size(game.lower(), size)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    path = Path(store) if store else default_store_path()
+    return w, h, Path(store) if store else default_store_path()
+
+
+def _open_store(path):
+    from boardai.arena.store import Store, StoreError
+
     try:
-        return w, h, path, Store(path)
+        return Store(path)
     except StoreError as exc:
         raise Fail(str(exc)) from None
+
+
+@contextlib.contextmanager
+def _checked_input():
+    """Bad specs, suites or tests are usage errors; an engine that cannot run here is a failure."""
+    try:
+        yield
+    except EngineUnavailable as exc:
+        raise Fail(str(exc)) from None
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 @click.command(context_settings=CONTEXT)
@@ -87,13 +108,11 @@ def match(engine_a, engine_b, games, openings, sprt, game, size, jobs, store, se
     from boardai.arena.report import ProgressBar, outcome_json, print_match, report_console
     from boardai.arena.runner import make_runner
 
-    w, h, path, db = _arena_setup(game, size, store)
-    try:
+    w, h, path = _arena_size(game, size, store)
+    with _checked_input():
         spec = SprtSpec.parse(sprt) if sprt is not None else None
         plan = make_plan(engine_a, engine_b, game.lower(), w, h, openings, seed, move_timeout, path)
-    except ValueError as exc:
-        db.close()
-        raise click.UsageError(str(exc)) from None
+    db = _open_store(path)
     with db, _interrupts(path), make_runner(jobs) as runner, ProgressBar(
             games, "match", enabled=sys.stderr.isatty()) as bar:
         out = run_match(plan, games, db, runner, spec, bar)
@@ -127,14 +146,12 @@ def tournament(engines, games_per_pair, openings, game, size, jobs, store, seed,
         raise click.UsageError("a tournament needs at least two engines")
     if len(set(e.strip() for e in engines)) != len(engines):
         raise click.UsageError("an engine is listed twice: give each spec once")
-    w, h, path, db = _arena_setup(game, size, store)
-    try:
+    w, h, path = _arena_size(game, size, store)
+    with _checked_input():
         plans = {(i, j): make_plan(engines[i], engines[j], game.lower(), w, h, openings, seed,
                                    move_timeout, path)
                  for i in range(len(engines)) for j in range(i + 1, len(engines))}
-    except ValueError as exc:
-        db.close()
-        raise click.UsageError(str(exc)) from None
+    db = _open_store(path)
     total = games_per_pair * len(plans)
     with db, _interrupts(path), make_runner(jobs) as runner, ProgressBar(
             total, "tournament", enabled=sys.stderr.isatty()) as bar:

@@ -7,6 +7,7 @@ import sys
 import click
 
 from boardai.cli.common import CONTEXT, Fail, game_option
+from boardai.engines.base import MAX_SEED, EngineError, EngineUnavailable
 
 
 @click.command(context_settings=CONTEXT)
@@ -15,7 +16,8 @@ from boardai.cli.common import CONTEXT, Fail, game_option
 @click.option("--swap", is_flag=True, help="Hex: allow the swap rule (White may take Black's first stone).")
 @click.option("--black", "black", metavar="SPEC", help="Black (first player): human or an engine spec.")
 @click.option("--white", "white", metavar="SPEC", help="White: human or an engine spec.")
-@click.option("--seed", type=int, help="Seed for engines that take one (reproducible games).")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED - 1),
+              help="Seed for engines that take one (reproducible games), 0..2**63-2.")
 @click.option("--save", type=click.Path(dir_okay=False), help="Record the game to this SGF file.")
 @click.option("--load", type=click.Path(dir_okay=False), help="Resume the game recorded in this file.")
 @click.option("--no-color", is_flag=True, help="Plain ASCII (also when NO_COLOR is set).")
@@ -42,6 +44,8 @@ def play(game, size, swap, black, white, seed, save, load, no_color) -> None:
                              use_color(no_color, sys.stdout))
     except RecordError as exc:
         raise Fail(str(exc)) from None
+    except EngineUnavailable as exc:           # a missing optional package: not a usage error
+        raise Fail(str(exc)) from None
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     except EOFError:
@@ -52,4 +56,13 @@ def play(game, size, swap, black, white, seed, save, load, no_color) -> None:
         path = session.save()
         click.echo(f"\nInterrupted; record saved to {path}")
         code = 130
+    except (EngineError, MemoryError, ValueError) as exc:
+        # an engine that fails mid-game (an external one dies, a table too big for memory, a
+        # position too big for bruteforce): one line, and the game so far is kept
+        path = session.save()
+        raise Fail(f"an engine failed: {exc}; the game so far is saved to {path}") from None
+    finally:
+        for seat in session.seats.values():
+            if seat.engine is not None:
+                seat.engine.close()
     sys.exit(code)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from boardai import records
+from boardai.engines.registry import parse_spec
 from boardai.games import get_game
 from boardai.ui.terminal import Seat, TerminalGame, ask, default_record_path, make_seat
 
@@ -28,6 +29,16 @@ def _check_colour(text: str) -> int:
     raise ValueError(f"{text!r}: enter 0 (or b) for Black, 1 (or w) for White")
 
 
+def _seat_spec(spec: str) -> str:
+    """``human`` however it is spelt (``Human``, ``human:``), or the engine spec as given."""
+    name, raw = parse_spec(spec)
+    if name == "human":
+        if raw:
+            raise ValueError(f"human takes no options, not {spec!r}")
+        return "human"
+    return spec
+
+
 def build_game(game: str, size: str | None, swap: bool, black: str | None, white: str | None,
                seed: int | None, save: str | None, load: str | None, color: bool,
                input_fn: Callable[[str], str] = input, out: TextIO = sys.stdout) -> TerminalGame:
@@ -38,7 +49,7 @@ def build_game(game: str, size: str | None, swap: bool, black: str | None, white
         board = rec.to_board()
         black = black or rec.black or "human"
         white = white or rec.white or DEFAULT_ENGINE
-        seats = (make_seat(black, seed, 0), make_seat(white, seed, 1))
+        seats = (make_seat(_seat_spec(black), seed, 0), make_seat(_seat_spec(white), seed, 1))
         out.write(f"Loaded {load}: {rec.game} {rec.width}x{rec.height}, {len(rec.moves)} moves\n")
         record_path = record_path or Path(load)
         return TerminalGame(board, seats[0], seats[1], record_path, color, input_fn, out)
@@ -64,6 +75,7 @@ def build_game(game: str, size: str | None, swap: bool, black: str | None, white
     black = black or DEFAULT_ENGINE
     white = white or DEFAULT_ENGINE
     board = rules.new_board(rules.play_size_or_default if size is None else size, swap=swap)
-    seats: tuple[Seat, Seat] = (make_seat(black, seed, 0), make_seat(white, seed, 1))
+    seats: tuple[Seat, Seat] = (make_seat(_seat_spec(black), seed, 0),
+                                make_seat(_seat_spec(white), seed, 1))
     return TerminalGame(board, seats[0], seats[1], record_path or default_record_path(game),
                         color, input_fn, out)
