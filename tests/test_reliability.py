@@ -1,5 +1,6 @@
 """Reliability: every engine option and every Limit has a checked range; bad input is a one-line
-error (exit status 1 or 2), never a traceback or a command that never returns.
+error (exit status 1 or 2), never a traceback or a command that never returns; an in-process
+engine that never answers loses on time and cannot touch the games after it.
 
 The generated part (``test_bad_value_is_a_clear_error``) builds several hundred bad command
 lines from every option of every engine times bad values, over ``analyse``, ``play``, ``match``
@@ -15,17 +16,19 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from boardai.arena.game import play_game
 from boardai.cli import main
 from boardai.engines.base import (
-    LIMIT_OPTIONS, MAX_TIME, EngineUnavailable, Limit, parse_bool,
+    LIMIT_OPTIONS, MAX_TIME, Engine, EngineUnavailable, Limit, PlayResult, parse_bool,
 )
-from boardai.engines.registry import ENGINES, EngineSpecError, all_engines, engine_options, make_engine
+from boardai.engines.registry import ENGINES, EngineSpecError, all_engines, engine_options, make_engine, register
 from boardai.games import make_board
 
 HAVE_OPENSPIEL = importlib.util.find_spec("pyspiel") is not None
@@ -286,6 +289,88 @@ def test_bad_command_line_value_is_a_clear_error(command, flag, option, value, s
     args = _command(command, store, "random")
     res = invoke(*args, flag, value)
     assert_clear_error(res, rf"{flag}|\b{option}\b", codes=(2,))
+
+
+# --- 4. an in-process engine that never answers -----------------------------------------------
+RELEASE = threading.Event()           # lets the abandoned threads of this process end
+PID_DIR: list[str] = []               # where Sleepy writes the pid of the process it runs in
+
+
+class Sleepy(Engine):
+    """A test-only engine that never answers in time (it sleeps; releases at the test's end)."""
+
+    name = "sleepy"
+    summary = "sleeps instead of moving (tests only)"
+
+    def play(self, board, limit=None):
+        if PID_DIR:
+            path = os.path.join(PID_DIR[0], f"{os.getpid()}-{time.monotonic_ns()}")
+            open(path, "w").close()
+        RELEASE.wait(20)
+        return PlayResult(board.legal_moves[0], "late")
+
+
+@pytest.fixture
+def sleepy(tmp_path):
+    register(Sleepy)
+    PID_DIR[:] = [str(tmp_path)]
+    RELEASE.clear()
+    yield tmp_path
+    RELEASE.set()
+    PID_DIR.clear()
+    ENGINES.pop("sleepy", None)
+
+
+def test_play_game_stops_waiting_at_the_move_timeout(sleepy):
+    board = make_board("hex", "3")
+    start = time.monotonic()
+    result = play_game(board, make_engine("random:seed=1"), Sleepy(), move_timeout=0.3)
+    took = time.monotonic() - start
+    assert result.reason == "time forfeit" and str(result.loser) == "White"
+    assert "0.3 s allowed per move" in result.detail and took < 3
+    assert len(board.move_stack) == 1 == len(result.moves)
+    RELEASE.set()                       # the late answer changes nothing
+    time.sleep(0.1)
+    assert len(board.move_stack) == 1
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_match_forfeits_a_hung_engine_and_the_next_game_runs_in_a_fresh_process(sleepy, jobs):
+    start = time.monotonic()
+    res = CliRunner().invoke(main, ["match", "sleepy", "random", "--size", "3", "--games", "3",
+                                    "--jobs", jobs, "--move-timeout", "0.5", "--store",
+                                    str(sleepy / "m.sqlite"), "--json"])
+    assert res.exit_code == 0, res.output
+    took = time.monotonic() - start
+    import json
+
+    data = json.loads(res.output.strip().splitlines()[-1])
+    assert data["reasons"] == {"time forfeit": 3} and data["wins_b"] == 3
+    pids = {p.name.split("-")[0] for p in sleepy.iterdir() if "-" in p.name}
+    assert len(pids) == 3 and str(os.getpid()) not in pids      # a fresh worker per game
+    assert took < 10
+
+
+class Dies(Engine):
+    """A test-only engine that kills the worker process it plays in (a crash in native code)."""
+
+    name = "dies"
+    parent = os.getpid()
+
+    def play(self, board, limit=None):
+        if os.getpid() == Dies.parent:          # never in the test's own process
+            raise RuntimeError("not in a worker")
+        os._exit(9)
+
+
+def test_a_worker_that_dies_is_a_one_line_error(tmp_path):
+    register(Dies)
+    try:
+        res = invoke("match", "dies", "random", "--size", "3", "--games", "1", "--jobs", "1",
+                     "--store", str(tmp_path / "d.sqlite"))
+    finally:
+        ENGINES.pop("dies", None)
+    assert_clear_error(res, "worker process died", "exit code", codes=(1,))
 
 
 def test_limit_options_are_the_limit_fields():

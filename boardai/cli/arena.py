@@ -79,6 +79,17 @@ def _checked_input():
         raise click.UsageError(str(exc)) from None
 
 
+@contextlib.contextmanager
+def _worker_failures():
+    """A worker process that died (killed, out of memory) ends the command with one line."""
+    from boardai.arena.runner import WorkerError
+
+    try:
+        yield
+    except WorkerError as exc:
+        raise Fail(str(exc)) from None
+
+
 @click.command(context_settings=CONTEXT)
 @click.argument("engine_a", metavar="A")
 @click.argument("engine_b", metavar="B")
@@ -113,7 +124,7 @@ def match(engine_a, engine_b, games, openings, sprt, game, size, jobs, store, se
         spec = SprtSpec.parse(sprt) if sprt is not None else None
         plan = make_plan(engine_a, engine_b, game.lower(), w, h, openings, seed, move_timeout, path)
     db = _open_store(path)
-    with db, _interrupts(path), make_runner(jobs) as runner, ProgressBar(
+    with db, _interrupts(path), _worker_failures(), make_runner(jobs) as runner, ProgressBar(
             games, "match", enabled=sys.stderr.isatty()) as bar:
         out = run_match(plan, games, db, runner, spec, bar)
     if as_json:
@@ -153,7 +164,7 @@ def tournament(engines, games_per_pair, openings, game, size, jobs, store, seed,
                  for i in range(len(engines)) for j in range(i + 1, len(engines))}
     db = _open_store(path)
     total = games_per_pair * len(plans)
-    with db, _interrupts(path), make_runner(jobs) as runner, ProgressBar(
+    with db, _interrupts(path), _worker_failures(), make_runner(jobs) as runner, ProgressBar(
             total, "tournament", enabled=sys.stderr.isatty()) as bar:
         out = run_tournament(plans, [e.strip() for e in engines], games_per_pair, db, runner, bar)
     if as_json:
