@@ -139,8 +139,12 @@ def play_game(board: Board, black: Engine, white: Engine, limit: Limit | None = 
             referee.error = exc
         referee.done.set()
 
-    threading.Thread(target=run, name="boardai-game", daemon=True).start()
-    return referee.watch(forfeit)
+    thread = threading.Thread(target=run, name="boardai-game", daemon=True)
+    thread.start()
+    result = referee.watch(forfeit)
+    if result.abandoned is None:
+        thread.join()               # it has finished: only its last instruction is left
+    return result
 
 
 def _is_default_hint(method) -> bool:
