@@ -41,8 +41,12 @@ def _seat_spec(spec: str) -> str:
 
 def build_game(game: str, size: str | None, swap: bool, black: str | None, white: str | None,
                seed: int | None, save: str | None, load: str | None, color: bool,
-               input_fn: Callable[[str], str] = input, out: TextIO = sys.stdout) -> TerminalGame:
-    """Everything ``boardai play`` needs; raises ValueError/RecordError with a clear message."""
+               input_fn: Callable[[str], str] = input, out: TextIO | None = None) -> TerminalGame:
+    """Everything ``boardai play`` needs; raises ValueError/RecordError with a clear message.
+
+    ``out`` defaults to ``sys.stdout`` as it is at the call (not at import: a test runner or a
+    caller may have replaced it since)."""
+    out = sys.stdout if out is None else out
     record_path = Path(save).expanduser() if save else None
     if load:
         rec = records.load(load)
