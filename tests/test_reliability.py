@@ -5,7 +5,8 @@ engine that never answers loses on time and cannot touch the games after it.
 The generated part (``test_bad_value_is_a_clear_error``) builds several hundred bad command
 lines from every option of every engine times bad values, over ``analyse``, ``play``, ``match``
 and ``tournament``, and runs them in this process with click's CliRunner (about a millisecond
-each).  The few tests that start processes say so in their names (``_process``).
+each).  The few tests that start processes (a command of its own, arena workers) end their
+names in ``_process``: ``-k "not _process"`` leaves them out.
 """
 
 from __future__ import annotations
@@ -363,7 +364,7 @@ class Dies(Engine):
         os._exit(9)
 
 
-def test_a_worker_that_dies_is_a_one_line_error(tmp_path):
+def test_a_worker_that_dies_is_a_one_line_error_process(tmp_path):
     register(Dies)
     try:
         res = invoke("match", "dies", "random", "--size", "3", "--games", "1", "--jobs", "1",
