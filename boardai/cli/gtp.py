@@ -18,6 +18,8 @@ from boardai.cli.common import CONTEXT, game_option
 def gtp(game, spec, size, swap) -> None:
     """Serve an engine over GTP/HTP on stdin/stdout (HexGui, referees, `gtp:` clients).
 
+    The protocol is UTF-8 whatever the locale; a line that is not UTF-8 is answered `?`.
+
     \b
     Example session:
       $ boardai gtp --engine random:seed=1
@@ -37,7 +39,7 @@ def gtp(game, spec, size, swap) -> None:
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     try:
-        server.serve(sys.stdin, sys.stdout)
+        server.serve(sys.stdin.buffer, sys.stdout.buffer)   # bytes: UTF-8 whatever the locale
     except (KeyboardInterrupt, BrokenPipeError):
         pass
     finally:

@@ -4,15 +4,23 @@ A command line is ``[id] name args...``; an answer is ``=[id] text`` or ``?[id] 
 one blank line.  ``GtpConnection`` is the client side over any pair of line streams: a real
 subprocess (``GtpConnection.spawn``) or scripted streams in tests, as python-chess ships a mock
 transport for its protocols.
+
+The wire is bytes, UTF-8, whatever the locale: both sides decode each line themselves.  A
+command line that is not valid UTF-8 is reported by ``decode_command`` (the server answers it
+``?``); an engine's output is decoded with replacement characters (a stray byte in an answer
+is not a crash).  Answers are always valid UTF-8 of printable characters (``format_response``
+escapes anything else), so an answer never echoes raw bytes nor breaks the framing.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import queue
 import shlex
 import subprocess
 import threading
+import time
 from dataclasses import dataclass
 from typing import IO
 
@@ -43,6 +51,11 @@ def clean_line(line: str) -> str:
     return "".join(ch for ch in line if ch >= " " and ch != "\x7f").strip()
 
 
+def is_id(token: str) -> bool:
+    """A command id: ASCII digits only (``١`` is a digit to Python, not an id to GTP)."""
+    return token.isascii() and token.isdigit()
+
+
 def parse_command(line: str) -> Command | None:
     """A command from a raw line, or None for an empty/comment line."""
     text = clean_line(line)
@@ -50,25 +63,54 @@ def parse_command(line: str) -> Command | None:
         return None
     parts = text.split()
     cid = None
-    if parts[0].isdigit():
+    if is_id(parts[0]):
         cid = parts.pop(0)
         if not parts:
             return Command(cid, "", [])
     return Command(cid, parts[0].lower(), parts[1:])
 
 
+def decode_command(raw: bytes) -> tuple[str, str | None]:
+    """A command line's bytes as text, and what is wrong with them (None: valid UTF-8).
+
+    Only the part before ``#`` matters (a comment may be in any encoding; ``#`` is one byte in
+    UTF-8, never part of another character).  Invalid bytes become U+FFFD in the text, so the
+    line can still be parsed for its id."""
+    raw = raw.split(b"#", 1)[0]
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        bad = raw[exc.start:exc.end]
+        return (raw.decode("utf-8", "replace"),
+                f"the command is not valid UTF-8 (byte {' '.join(f'0x{b:02x}' for b in bad)} "
+                f"at position {exc.start + 1}); commands are UTF-8 text, nothing was done")
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable (controls, lone surrogates from
+    undecodable input, line separators) written as a Python escape, newlines kept."""
+    if text.isprintable():
+        return text
+    return "\n".join("".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                            for ch in line) for line in text.split("\n"))
+
+
 def format_response(cid: str | None, ok: bool, text: str) -> str:
+    """One framed answer: valid Unicode of printable characters, no blank line inside."""
     head = ("=" if ok else "?") + (cid or "")
-    body = text.rstrip("\n")
+    lines = printable(text.rstrip("\n")).split("\n")
+    # an empty first line is kept (a picture starts on the next line); a blank line anywhere
+    # else would end the answer early, so it is dropped
+    body = "\n".join(lines[:1] + [line for line in lines[1:] if line.strip()])
     if body.startswith("\n"):
         return f"{head} {body}\n\n"
-    return f"{head} {body}\n\n" if body else f"{head}\n\n"
+    return f"{head} {body}\n\n" if body.strip() else f"{head}\n\n"
 
 
 class GtpConnection:
-    """Talks GTP to an engine over two line streams."""
+    """Talks GTP to an engine over two line streams (the engine's output as text or bytes)."""
 
-    def __init__(self, to_engine: IO[str], from_engine: IO[str], process=None):
+    def __init__(self, to_engine: IO[str], from_engine: IO[str] | IO[bytes], process=None):
         self._out = to_engine
         self._lines: queue.Queue[str | None] = queue.Queue()
         self.process = process
@@ -78,54 +120,74 @@ class GtpConnection:
     @classmethod
     def spawn(cls, command: str | list[str], stderr: IO | int | None = subprocess.DEVNULL,
               env: dict[str, str] | None = None) -> "GtpConnection":
-        """Start ``command`` (a shell-like string or argv list) and connect to it."""
+        """Start ``command`` (a shell-like string or argv list) and connect to it.
+
+        The pipes are bytes: commands are written as UTF-8 and the engine's lines decoded as
+        UTF-8 with replacement characters, whatever the locale."""
         argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not argv:
+            raise GtpDisconnected("no GTP engine command given")
         try:
             proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=stderr, text=True, bufsize=1,
+                                    stderr=stderr,
                                     env=env if env is not None else os.environ.copy())
         except OSError as exc:
-            raise GtpDisconnected(f"cannot start GTP engine {argv[0]!r}: {exc.strerror}") from None
-        return cls(proc.stdin, proc.stdout, proc)
+            raise GtpDisconnected(f"cannot start GTP engine {argv[0]!r}: "
+                                  f"{exc.strerror or exc}") from None
+        to_engine = io.TextIOWrapper(proc.stdin, encoding="utf-8", errors="backslashreplace",
+                                     newline="\n", write_through=True)
+        return cls(to_engine, proc.stdout, proc)
 
-    def _pump(self, stream: IO[str]) -> None:
+    def _pump(self, stream: IO) -> None:
+        """Queue the engine's lines as text (bytes decoded as UTF-8, bad bytes replaced)."""
         try:
             for line in stream:
+                if isinstance(line, bytes):
+                    line = line.decode("utf-8", "replace")
                 self._lines.put(line)
         except (OSError, ValueError):
             pass
         self._lines.put(None)
 
-    def _read_line(self, timeout: float | None) -> str:
+    def _read_line(self, deadline: float | None) -> str:
+        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
         try:
-            line = self._lines.get(timeout=timeout)
+            line = self._lines.get(timeout=wait)
         except queue.Empty:
-            raise GtpTimeout(f"no answer within {timeout:.1f} s") from None
+            raise GtpTimeout("no answer in time") from None
         if line is None:
             self._lines.put(None)    # stay disconnected for later reads
             raise GtpDisconnected("the engine closed its output (exited or crashed)")
         return line.rstrip("\r\n")
 
     def send(self, command: str, timeout: float | None = None) -> str:
-        """Send one command and return the answer text; raises GtpError on ``?``."""
+        """Send one command and return the answer text; raises GtpError on ``?``.
+
+        ``timeout`` bounds the whole answer (stray lines before it included), not each line."""
+        deadline = None if timeout is None else time.monotonic() + timeout
         try:
             self._out.write(command.rstrip("\n") + "\n")
             self._out.flush()
         except (OSError, ValueError) as exc:
-            raise GtpDisconnected(f"cannot write to the engine: {exc}") from None
-        # skip stray lines until an answer starts
-        while True:
-            line = self._read_line(timeout)
-            if line.startswith("=") or line.startswith("?"):
-                break
-        ok = line[0] == "="
-        first = line[1:].lstrip("0123456789")
-        body = [first[1:] if first.startswith(" ") else first]
-        while True:
-            line = self._read_line(timeout)
-            if line.strip() == "":
-                break
-            body.append(line)
+            reason = getattr(exc, "strerror", None) or str(exc)
+            raise GtpDisconnected(f"the engine has exited or closed its input ({reason})") from None
+        try:
+            # skip stray lines until an answer starts
+            while True:
+                line = self._read_line(deadline)
+                if line.startswith("=") or line.startswith("?"):
+                    break
+            ok = line[0] == "="
+            first = line[1:].lstrip("0123456789")
+            body = [first[1:] if first.startswith(" ") else first]
+            while True:
+                line = self._read_line(deadline)
+                if line.strip() == "":
+                    break
+                body.append(line)
+        except GtpTimeout:
+            name = (command.split() or ["(empty)"])[0]
+            raise GtpTimeout(f"no answer to {name!r} within {timeout:g} s") from None
         text = "\n".join(body).strip("\n") if len(body) > 1 else body[0].strip()
         if not ok:
             raise GtpError(text.strip() or "engine error")

@@ -1,22 +1,45 @@
 """The GTP/HTP front-end: serve one engine on a pair of line streams (stdin/stdout).
 
-HexGui's command set plus a few of our own (``game``).  Every line gets an answer; a malformed,
-unknown or illegal command is answered ``? reason`` and changes nothing; the server never dies on
-input (an unexpected exception becomes ``? internal error: ...``).
+HexGui's command set plus a few of our own (``game``, ``boardai-analyse``).  Every line gets an
+answer; a malformed, unknown or illegal command (wrong argument count included) is answered
+``? reason`` and changes nothing; the server never dies on input (an unexpected exception becomes
+``? internal error: ...``).  Input is read as bytes and decoded here (a line that is not UTF-8 is
+answered ``?``), whatever the locale; answers are written as UTF-8.
 """
 
 from __future__ import annotations
 
+import io
+import math
+import re
 import sys
 import time
 from typing import IO, Callable
 
 from boardai._version import __version__
 from boardai.engines.base import Engine, Limit
+from boardai.engines.base import PlayResult
 from boardai.games import (
     DEFAULT_GAME, Board, Color, InvalidMoveError, MoveError, all_games, get_game,
 )
-from boardai.gtp.protocol import format_response, parse_command
+from boardai.games.game import swap_games_text
+from boardai.gtp.protocol import decode_command, format_response, parse_command
+
+# what time_settings / time_left accept, and the longest move the server ever asks for
+MAX_SECONDS = 1_000_000.0       # about 11.5 days
+MAX_STONES = 1_000_000
+MAX_BUDGET = 3600.0             # seconds for one move, whatever the clock says
+_NUMBER = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_WHOLE = re.compile(r"[0-9]+")
+TIME_TEXT = (f"times are finite numbers of seconds from 0 to {MAX_SECONDS:.0f}, stones a whole "
+             f"number from 0 to {MAX_STONES}")
+
+# HexGui's analyze commands (type/label/command, GoGui's format)
+ANALYZE_COMMANDS = (
+    "param/Game Param/param_game",
+    "gfx/Engine Analysis/boardai-analyse",
+    "string/Show Board/showboard",
+)
 
 
 class CommandError(Exception):
@@ -51,7 +74,63 @@ class TimeControl:
             t = self.main / moves_to_go
         else:
             t = self.byo / max(1, self.stones)
-        return max(0.01, 0.9 * t - 0.05)
+        if not math.isfinite(t):
+            return MAX_BUDGET
+        return min(MAX_BUDGET, max(0.01, 0.9 * t - 0.05))
+
+
+def _seconds(text: str) -> float:
+    """A time from the protocol: a finite decimal number of seconds in [0, MAX_SECONDS]."""
+    if not _NUMBER.fullmatch(text):
+        raise ValueError(text)
+    value = float(text)
+    if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
+        raise ValueError(text)
+    return value
+
+
+def _stones(text: str) -> int:
+    """A stone count from the protocol: ASCII digits, at most MAX_STONES."""
+    if not _WHOLE.fullmatch(text) or int(text) > MAX_STONES:
+        raise ValueError(text)
+    return int(text)
+
+
+def gfx_answer(board: Board, result: PlayResult) -> str:
+    """An engine's analysis as GoGui/HexGui ``gfx`` lines: ``VAR`` (the principal variation,
+    colours alternating from the side to move), ``INFLUENCE`` (each move's score in [0, 1]: its
+    win rate, else (value + 1) / 2, else its share of the most visits) and ``TEXT`` (a summary).
+    HexGui reads INFLUENCE up to TEXT and colours a cell by its score (so scores stay in [0, 1])."""
+    lines = []
+    pv = list(result.pv) or ([] if result.resign else [result.name])
+    if pv:
+        colour = board.turn
+        var = []
+        for name in pv:
+            var.append(f"{colour.letter.lower()} {name}")
+            colour = colour.other
+        lines.append("VAR " + " ".join(var))
+    most = max((m.visits or 0 for m in result.moves), default=0)
+    scores = []
+    for m in result.moves:
+        if m.winrate is not None:
+            score = float(m.winrate)
+        elif m.value is not None:
+            score = (float(m.value) + 1) / 2
+        elif m.visits is not None and most > 0:
+            score = m.visits / most
+        else:
+            continue
+        if math.isfinite(score) and " " not in m.name:
+            scores.append(f"{m.name} {min(1.0, max(0.0, score)):.3f}")
+    if scores:
+        lines.append("INFLUENCE " + " ".join(scores))
+    text = f"TEXT {'resign' if result.resign else result.name}"
+    if result.value is not None and math.isfinite(result.value):
+        text += f" value {result.value:+.3f}"
+    text += f" nodes {result.nodes} time {result.time_s:.2f} s"
+    lines.append(text)
+    return "\n".join(lines)
 
 
 class GtpServer:
@@ -66,35 +145,56 @@ class GtpServer:
         self.clock = TimeControl()
         self.err = err if err is not None else sys.stderr
         self.done = False
-        self.commands: dict[str, Callable[[list[str]], str]] = {
-            "protocol_version": lambda a: "2",
-            "name": lambda a: "boardai",
-            "version": lambda a: f"{__version__} ({self.engine.spec})",
-            "list_commands": lambda a: "\n".join(sorted(self.commands)),
-            "known_command": self.cmd_known_command,
-            "boardsize": self.cmd_boardsize,
-            "clear_board": self.cmd_clear_board,
-            "game": self.cmd_game,
-            "play": self.cmd_play,
-            "genmove": self.cmd_genmove,
-            "undo": self.cmd_undo,
-            "showboard": lambda a: "\n" + self.board.render(),
-            "final_score": self.cmd_final_score,
-            "time_settings": self.cmd_time_settings,
-            "time_left": self.cmd_time_left,
-            "hexgui-analyze_commands": lambda a: "",
-            "quit": self.cmd_quit,
+        no_args = (0,)
+        # name -> (handler, argument counts accepted or None when the handler checks, usage)
+        self.table: dict[str, tuple[Callable[[list[str]], str], tuple[int, ...] | None, str]] = {
+            "protocol_version": (lambda a: "2", no_args, ""),
+            "name": (lambda a: "boardai", no_args, ""),
+            "version": (lambda a: f"{__version__} ({self.engine.spec})", no_args, ""),
+            "list_commands": (lambda a: "\n".join(sorted(self.commands)), no_args, ""),
+            "known_command": (self.cmd_known_command, (1,),
+                              "known_command needs one command name, e.g. known_command genmove"),
+            "boardsize": (self.cmd_boardsize, None, ""),
+            "clear_board": (self.cmd_clear_board, no_args, ""),
+            "game": (self.cmd_game, None, ""),
+            "play": (self.cmd_play, None, ""),
+            "genmove": (self.cmd_genmove, None, ""),
+            "undo": (self.cmd_undo, no_args, "undo takes no arguments: it takes back one move"),
+            "showboard": (lambda a: "\n" + self.board.render(), no_args, ""),
+            "final_score": (self.cmd_final_score, no_args, ""),
+            "time_settings": (self.cmd_time_settings, None, ""),
+            "time_left": (self.cmd_time_left, None, ""),
+            "param_game": (self.cmd_param_game, (0, 2),
+                           "param_game takes no arguments (to list the settings) or a name and a "
+                           "value, e.g. param_game allow_swap 1"),
+            "hexgui-analyze_commands": (lambda a: "\n".join(ANALYZE_COMMANDS), no_args, ""),
+            "boardai-analyse": (self.cmd_analyse, no_args, ""),
+            "quit": (self.cmd_quit, no_args, ""),
         }
+        self.commands: dict[str, Callable[[list[str]], str]] = {
+            name: entry[0] for name, entry in self.table.items()}
         self.engine.new_game(self.board)
 
     # --- the loop -----------------------------------------------------------------------
-    def handle(self, line: str) -> str | None:
+    def handle(self, line: str | bytes) -> str | None:
+        """The answer to one command line (None for an empty or comment line).  Bytes are
+        decoded here: a line that is not valid UTF-8 is answered ``?`` and does nothing."""
+        problem = None
+        if isinstance(line, (bytes, bytearray)):
+            line, problem = decode_command(bytes(line))
         cmd = parse_command(line)
         if cmd is None:
             return None
-        handler = self.commands.get(cmd.name)
-        if handler is None:
+        if problem is not None:
+            return format_response(cmd.id, False, problem)
+        entry = self.table.get(cmd.name)
+        if entry is None:
             return format_response(cmd.id, False, f"unknown command: {cmd.name or '(none)'}")
+        handler, counts, usage = entry
+        if counts is not None and len(cmd.args) not in counts:
+            if not usage:
+                usage = f"{cmd.name} takes no arguments"
+            return format_response(cmd.id, False, f"{usage} (got {len(cmd.args)})")
         try:
             return format_response(cmd.id, True, handler(cmd.args))
         except CommandError as exc:
@@ -102,18 +202,26 @@ class GtpServer:
         except Exception as exc:  # the server must never die on input
             return format_response(cmd.id, False, f"internal error: {type(exc).__name__}: {exc}")
 
-    def serve(self, inp: IO[str] = sys.stdin, out: IO[str] = sys.stdout) -> None:
+    def serve(self, inp: IO[bytes] | IO[str] | None = None,
+              out: IO[bytes] | IO[str] | None = None) -> None:
+        """Answer every line of ``inp`` on ``out`` until ``quit`` or the end of the input.
+
+        The defaults are stdin and stdout as bytes: the locale plays no part.  Text streams
+        work too (tests); bytes are written as UTF-8."""
+        inp = sys.stdin.buffer if inp is None else inp
+        out = sys.stdout.buffer if out is None else out
+        text_out = isinstance(out, io.TextIOBase)
         for line in inp:
             answer = self.handle(line)
             if answer is not None:
-                out.write(answer)
+                out.write(answer if text_out else answer.encode("utf-8"))
                 out.flush()
             if self.done:
                 break
 
     # --- commands -----------------------------------------------------------------------
     def cmd_known_command(self, args: list[str]) -> str:
-        return "true" if args and args[0].lower() in self.commands else "false"
+        return "true" if args[0].lower() in self.commands else "false"
 
     def _new_board(self, size: str | tuple[int, int] | None) -> None:
         try:
@@ -133,7 +241,7 @@ class GtpServer:
             raise CommandError("boardsize needs a size: boardsize N or boardsize W H"
                                if self.game.square_sizes
                                else f"boardsize needs W H, e.g. boardsize {w} {h}")
-        if not all(a.isdigit() for a in args):
+        if not all(a.isascii() and a.isdigit() for a in args):
             raise CommandError(f"boardsize needs whole numbers, not {' '.join(args)!r}")
         self._new_board(size)
         return ""
@@ -186,11 +294,7 @@ class GtpServer:
         if self.board.is_game_over():
             return "resign"
         self._check_turn(colour)
-        limit = None
-        if self.engine.timed:
-            budget = self.clock.budget(colour, len(self.board.legal_moves))
-            if budget is not None:
-                limit = Limit(time=budget)
+        limit = self._limit(colour)
         started = time.perf_counter()
         result = self.engine.play(self.board.copy(), limit)
         if result.resign:
@@ -219,12 +323,12 @@ class GtpServer:
 
     def cmd_time_settings(self, args: list[str]) -> str:
         try:
-            main, byo, stones = float(args[0]), float(args[1]), int(args[2])
-            if len(args) != 3 or main < 0 or byo < 0 or stones < 0:
+            if len(args) != 3:
                 raise ValueError
-        except (ValueError, IndexError):
+            main, byo, stones = _seconds(args[0]), _seconds(args[1]), _stones(args[2])
+        except ValueError:
             raise CommandError("time_settings needs main_time byo_yomi_time byo_yomi_stones "
-                               "(numbers >= 0), e.g. time_settings 300 0 0") from None
+                               f"({TIME_TEXT}), e.g. time_settings 300 0 0") from None
         self.clock.main, self.clock.byo, self.clock.stones = main, byo, stones
         self.clock.left.clear()
         return ""
@@ -234,13 +338,42 @@ class GtpServer:
             raise CommandError("time_left needs colour time stones, e.g. time_left black 120 0")
         colour = self._colour(args[0])
         try:
-            seconds, stones = float(args[1]), int(args[2])
-            if seconds < 0 or stones < 0:
-                raise ValueError
+            seconds, stones = _seconds(args[1]), _stones(args[2])
         except ValueError:
-            raise CommandError("time_left needs a time in seconds and a stone count >= 0") from None
+            raise CommandError(f"time_left needs a time and a stone count ({TIME_TEXT})") from None
         self.clock.left[colour] = (seconds, stones)
         return ""
+
+    def cmd_param_game(self, args: list[str]) -> str:
+        """Benzene's game parameters (HexGui's parameter dialog): ``allow_swap`` on swap games,
+        the rule of the next new board."""
+        if not args:
+            return f"[bool] allow_swap {int(self.swap)}" if self.game.swap else ""
+        name, value = args[0].lower(), args[1].lower()
+        if name != "allow_swap":
+            known = "allow_swap" if self.game.swap else f"none for {self.game.title}"
+            raise CommandError(f"unknown game parameter {args[0]!r}: the parameters are {known}")
+        if not self.game.swap:
+            raise CommandError(f"allow_swap: {self.game.title} has no swap rule (the swap rule "
+                               f"is a rule of {swap_games_text()})")
+        if value not in ("0", "1", "false", "true"):
+            raise CommandError(f"allow_swap takes 1 (swap allowed) or 0, not {args[1]!r}")
+        self.swap = value in ("1", "true")
+        return ""
+
+    def _limit(self, colour: Color) -> Limit | None:
+        """The time control's budget for ``colour`` as a Limit (timed engines only)."""
+        if self.engine.timed:
+            budget = self.clock.budget(colour, len(self.board.legal_moves))
+            if budget is not None:
+                return Limit(time=budget)
+        return None
+
+    def cmd_analyse(self, args: list[str]) -> str:
+        if self.board.is_game_over():
+            raise CommandError("the game is over: nothing to analyse")
+        result = self.engine.analyse(self.board.copy(), self._limit(self.board.turn))
+        return gfx_answer(self.board, result)
 
     def cmd_quit(self, args: list[str]) -> str:
         self.done = True
