@@ -4,7 +4,10 @@
 
 MODE ``good`` plays well-formed legal moves; ``crash`` exits at its AT-th genmove (default 1),
 ``hang`` stops answering there, ``illegal`` answers an occupied cell there, ``garbage`` answers
-text that is no move.  Every mode writes a line to stderr per genmove (the arena keeps it).
+text that is no move, ``badbytes`` writes a line of invalid UTF-8 before every genmove answer
+(and has a name that is not UTF-8) but plays well, ``trickle`` writes a stray line every 0.1 s
+forever there instead of answering.  Every mode writes a line to stderr per genmove (the arena
+keeps it).  Output is bytes, whatever the locale.
 """
 
 from __future__ import annotations
@@ -20,11 +23,16 @@ def main() -> None:
     taken: list[str] = []
     genmoves = 0
 
-    def answer(text: str = "") -> None:
-        sys.stdout.write(f"= {text}\n\n" if text else "=\n\n")
-        sys.stdout.flush()
+    out = sys.stdout.buffer
 
-    for line in sys.stdin:
+    def answer(text: str | bytes = "") -> None:
+        if isinstance(text, str):
+            text = text.encode()
+        out.write(b"= " + text + b"\n\n" if text else b"=\n\n")
+        out.flush()
+
+    for raw in sys.stdin.buffer:
+        line = raw.decode("utf-8", "replace")
         parts = line.split()
         if not parts:
             continue
@@ -33,7 +41,7 @@ def main() -> None:
             answer()
             return
         if cmd == "name":
-            answer(f"fake-{mode}")
+            answer(b"fake-\xff" if mode == "badbytes" else f"fake-{mode}")
         elif cmd == "version":
             answer("1")
         elif cmd == "list_commands":
@@ -62,13 +70,20 @@ def main() -> None:
             if genmoves >= at and mode == "garbage":
                 answer("pass-the-salt")
                 continue
+            if genmoves >= at and mode == "trickle":
+                while True:
+                    out.write(b"thinking...\n")
+                    out.flush()
+                    time.sleep(0.1)
+            if mode == "badbytes":
+                out.write(b"info \xff\xfe\xc3 not utf-8\n")
             free = next(f"{chr(97 + c)}{r + 1}" for r in range(size) for c in range(size)
                         if f"{chr(97 + c)}{r + 1}" not in taken)
             taken.append(free)
             answer(free)
         else:
-            sys.stdout.write("? unknown command\n\n")
-            sys.stdout.flush()
+            out.write(b"? unknown command\n\n")
+            out.flush()
 
 
 if __name__ == "__main__":

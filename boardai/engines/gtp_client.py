@@ -3,10 +3,17 @@
 Before each ``genmove`` the engine's board is brought in line with ours: if the moves it already
 knows are a prefix of our history only the new ones are sent, otherwise ``clear_board`` and a
 replay.  A timed limit is passed on as ``time_settings 0 T 1`` (T seconds per move).
+
+Every answer has a timeout (``GtpEngineTimeout`` when it passes): ``timeout=S`` at the start of
+the spec (``gtp:timeout=90,mohex``) or the arena's move timeout sets it for every command;
+otherwise 30 s per command, and for ``genmove`` the move's time limit plus a margin, or 60 s
+without a time limit.
 """
 
 from __future__ import annotations
 
+import math
+import re
 import shlex
 
 from boardai.engines.base import (
@@ -26,22 +33,77 @@ class GtpEngineTimeout(EngineTimeout, GtpTimeout):
 
 
 class GtpEngineGone(EngineError, GtpDisconnected):
-    """The engine's output ended: it exited or crashed."""
+    """The engine's output ended: it exited or crashed (or could not start)."""
+
+
+class GtpEngineRefused(EngineError, GtpError):
+    """The engine answered ``?`` to a command the game needs (boardsize, play, genmove...)."""
+
+
+COMMAND_TIMEOUT = 30.0      # seconds for any answer but genmove's
+GENMOVE_TIMEOUT = 60.0      # genmove without a time limit
+
+
+def genmove_margin(seconds: float) -> float:
+    """How long past its time limit of ``seconds`` a move may take before it is a timeout."""
+    return max(10.0, 0.25 * seconds)
+
+
+def _exit_status(proc) -> str:
+    """`` (exit status N)`` once ``proc`` has ended (waiting a moment for it), else ``""``."""
+    if proc is None:
+        return ""
+    try:
+        return f" (exit status {proc.wait(timeout=0.5)})"
+    except Exception:       # still running, or not a process we can wait for
+        return ""
+
+
+_SPEC_TIMEOUT = re.compile(r"\s*timeout=([^,\s]*)\s*,(.*)", re.IGNORECASE | re.DOTALL)
+
+
+def split_command(command: str) -> tuple[float | None, str]:
+    """``timeout=S,CMD`` -> (S, CMD); a command without the prefix -> (None, command).
+    ValueError when S is not a finite number > 0."""
+    match = _SPEC_TIMEOUT.fullmatch(command)
+    if match is None:
+        return None, command
+    text = match.group(1)
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"gtp: timeout={text!r} must be a number of seconds > 0, "
+                         "e.g. gtp:timeout=60,mohex")
+    return value, match.group(2).strip()
 
 
 class GtpEngine(Engine):
     name = "gtp"
     summary = "an external GTP/HTP engine: gtp:COMMAND (e.g. gtp:boardai gtp --engine random)"
-    options = (Option("command", str, None, "the engine's command line"),)
+    options = (Option("command", str, None, "the engine's command line; a leading "
+                      "timeout=S, sets the seconds allowed for every answer (default 30 s, "
+                      "genmove 60 s or its time limit plus a margin)"),)
     limit_options = ("time",)
 
     def __init__(self, command: str | None = None, timeout: float | None = None,
                  stderr=None, **opts):
         super().__init__(command=command, **opts)
+        spec_timeout, command = split_command(command or "")
         if not command:
-            raise ValueError("gtp engine needs a command")
+            raise ValueError("gtp engine needs a command, e.g. gtp:'boardai gtp --engine random'")
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise ValueError(f"gtp: cannot read the command {command!r}: {exc}") from None
+        if not argv:
+            raise ValueError("gtp engine needs a command, e.g. gtp:'boardai gtp --engine random'")
         self.command = command
-        self.timeout = timeout
+        self.program = argv[0]
+        self.spec_timeout = spec_timeout
+        # the spec's timeout=, else the caller's (the arena's move timeout), else the defaults
+        self.timeout = spec_timeout if spec_timeout is not None else timeout
         self.stderr = stderr        # where the engine's stderr goes (a file; None: discarded)
         self._conn: GtpConnection | None = None
         self._known: list[int] | None = None      # moves the engine's board holds
@@ -51,7 +113,8 @@ class GtpEngine(Engine):
 
     @property
     def spec(self) -> str:
-        return f"gtp:{self.command}"
+        prefix = "" if self.spec_timeout is None else f"timeout={self.spec_timeout:g},"
+        return f"gtp:{prefix}{self.command}"
 
     # --- connection ---------------------------------------------------------------------
     def _connection(self) -> GtpConnection:
@@ -59,9 +122,16 @@ class GtpEngine(Engine):
             self._conn = GtpConnection.spawn(self.command, **(
                 {} if self.stderr is None else {"stderr": self.stderr}))
             try:
-                listing = self._conn.send("list_commands", timeout=self.timeout or 30)
+                listing = self._conn.send("list_commands", timeout=self.timeout or COMMAND_TIMEOUT)
                 self._commands = {c.strip().lower() for c in listing.split()}
-            except GtpError:
+            except GtpDisconnected as exc:
+                status = _exit_status(self._conn.process)
+                self.kill()             # a dead engine: start afresh next time
+                raise GtpDisconnected(f"GTP engine {self.program!r}: {exc}{status}") from None
+            except GtpTimeout as exc:
+                self.kill()             # not a GTP engine, or a stuck one
+                raise GtpTimeout(f"GTP engine {self.program!r}: {exc}") from None
+            except GtpError:            # no list_commands: fine
                 self._commands = set()
             self._known = None
             self._setup = None
@@ -69,13 +139,32 @@ class GtpEngine(Engine):
         return self._conn
 
     def send(self, command: str, timeout: float | None = None) -> str:
-        """One command's answer; a timeout or a vanished engine raise the engine fault types."""
+        """One command's answer within ``timeout`` seconds (default: the engine's timeout, else
+        30 s); a timeout, a vanished engine and a ``?`` answer raise the engine fault types."""
+        wait = timeout or self.timeout or COMMAND_TIMEOUT
         try:
-            return self._connection().send(command, timeout=timeout or self.timeout)
-        except GtpTimeout as exc:
+            conn = self._connection()
+        except GtpTimeout as exc:           # no answer to list_commands
             raise GtpEngineTimeout(str(exc)) from None
-        except GtpDisconnected as exc:
+        except GtpDisconnected as exc:      # it cannot start, or died at once
             raise GtpEngineGone(str(exc)) from None
+        try:
+            return conn.send(command, timeout=wait)
+        except GtpTimeout as exc:
+            raise GtpEngineTimeout(f"GTP engine {self.program!r}: {exc}") from None
+        except GtpDisconnected as exc:
+            status = "" if self._conn is None else _exit_status(self._conn.process)
+            raise GtpEngineGone(f"GTP engine {self.program!r}: {exc}{status}") from None
+        except GtpError as exc:
+            raise GtpEngineRefused(f"GTP engine {self.program!r} refused {command!r}: {exc}") from None
+
+    def genmove_timeout(self, limit: Limit) -> float:
+        """Seconds allowed for a ``genmove`` answer under ``limit``."""
+        if self.timeout:
+            return self.timeout
+        if limit.time is not None and math.isfinite(limit.time):
+            return limit.time + genmove_margin(limit.time)
+        return GENMOVE_TIMEOUT
 
     def describe(self) -> str | None:
         """Start the engine and ask its name and version (None if it cannot say)."""
@@ -120,7 +209,7 @@ class GtpEngine(Engine):
             self.send(f"time_settings 0 {limit.time:g} 1")
             self._time = limit.time
         colour = "b" if board.turn == 0 else "w"
-        answer = self.send(f"genmove {colour}").strip()
+        answer = self.send(f"genmove {colour}", timeout=self.genmove_timeout(limit)).strip()
         if answer.lower() == "resign":
             self._known = None   # its board may differ from ours now; resync next time
             return PlayResult(-1, "resign", resign=True, time_s=clock())
@@ -131,7 +220,7 @@ class GtpEngine(Engine):
             raise GtpBadMove(f"engine answered {answer!r}, which is not a move: {exc}") from None
         self._known = board.move_stack + [move]
         return PlayResult(move, board.move_name(move), time_s=clock(),
-                          info={"engine": shlex.split(self.command)[0]})
+                          info={"engine": self.program})
 
     def new_game(self, board: Board) -> None:
         self._known = None if self._conn is None else self._known
