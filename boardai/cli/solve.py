@@ -19,7 +19,7 @@ def solve() -> None:
 
 
 @solve.command("connect4", context_settings=CONTEXT)
-@click.argument("file", default="-", type=click.File("r"))
+@click.argument("file", default="-", type=click.File("rb"))
 @click.option("--analyze", is_flag=True, help="Print the score of every column (-1000: full).")
 @click.option("--weak", is_flag=True, help="Only the sign: 1 win, 0 draw, -1 loss.")
 @click.option("--size", default="7x6", show_default=True, help="WxH (width at most 9).")
@@ -30,7 +30,8 @@ def solve_connect4_cmd(file, analyze, weak, size, no_book, as_json) -> None:
 
     Prints `moves score nodes microseconds` (or `moves s1 ... s7` with --analyze).  Scores
     follow Pascal Pons: 0 draw, > 0 the side to move wins, |score| = 22 - the winner's stones
-    at the end on 7x6.  Bad lines go to stderr with their number; exit status 1 if any.
+    at the end on 7x6.  Input is UTF-8 whatever the locale; only the first token of a line
+    is read.  Bad lines go to stderr with their number; exit status 1 if any.
 
     \b
     Examples:
@@ -48,8 +49,12 @@ def solve_connect4_cmd(file, analyze, weak, size, no_book, as_json) -> None:
         solver = LineSolver(w, h, weak=weak, analyze=analyze, use_book=not no_book)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    results, bad = [], 0
+    results, bad, told_extra = [], 0, False
     for res in solver.run(file):
+        if res.extra is not None and not told_extra:
+            told_extra = True
+            click.echo(f"line {res.line}: only the first token of a line is read; "
+                       f"{res.extra!r} and the like are ignored", err=True)
         if res.error is not None:
             bad += 1
             click.echo(f"line {res.line}: {res.error}: {res.moves!r}", err=True)

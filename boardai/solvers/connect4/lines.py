@@ -1,10 +1,12 @@
 """``boardai solve connect4``: solve positions given one per line, as Pascal Pons' solver reads them.
 
 A line's first token is the moves from the empty board as column digits (``4453``); other tokens
-are ignored and blank lines skipped.  Each good line gives ``moves score nodes microseconds``
-(``--analyze``: ``moves s1 ... sW``, ``-1000`` for a full column; ``--weak``: only the sign).
-A bad line (not digits, a column off the board or already full, a position already won) is
-reported with its number and reason; the others are still solved.
+are ignored (``LineResult.extra`` says so, the command tells once) and blank lines skipped.
+Lines may be bytes: they are decoded as UTF-8 here, whatever the locale.  Each good line gives
+``moves score nodes microseconds`` (``--analyze``: ``moves s1 ... sW``, ``-1000`` for a full
+column; ``--weak``: only the sign).  A bad line (not UTF-8, not digits, a column off the board or
+already full, a position already won) is reported with its number and reason; the others are
+still solved.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ class LineResult:
     micros: float = 0.0
     error: str | None = None
     from_book: bool = False
+    extra: str | None = None        # tokens after the first, ignored
 
     def text(self) -> str:
         if self.scores is not None:
@@ -99,6 +102,9 @@ class LineSolver:
         except ValueError as exc:
             return LineResult(number, text.strip(), error=str(exc))
         res = LineResult(number, board.position)
+        tokens = text.split(None, 1)
+        if len(tokens) > 1 and tokens[1].strip():
+            res.extra = tokens[1].strip()
         nodes = self.solver.nodes
         t = time.perf_counter()
         if self.analyze:
@@ -133,7 +139,21 @@ class LineSolver:
             scores.append(((s > 0) - (s < 0)) if self.weak else s)
         return scores
 
-    def run(self, lines: Iterable[str]) -> Iterator[LineResult]:
+    def run(self, lines: Iterable[str | bytes]) -> Iterator[LineResult]:
+        """Solve every non-blank line; bytes lines are decoded as UTF-8 (a line that is not
+        is a bad line, reported with its bytes replaced; a byte-order mark is dropped)."""
         for number, text in enumerate(lines, 1):
+            if isinstance(text, (bytes, bytearray)):
+                try:
+                    text = bytes(text).decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    shown = bytes(text).decode("utf-8", "replace")
+                    if shown.strip():
+                        yield LineResult(number, shown.strip(), error=(
+                            f"not UTF-8 text (byte 0x{text[exc.start]:02x} at position "
+                            f"{exc.start + 1})"))
+                    continue
+            if number == 1:
+                text = text.removeprefix("\ufeff")
             if text.strip():
                 yield self.solve_line(number, text)
