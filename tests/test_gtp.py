@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from boardai.arena.game import play_game
 from boardai.engines.registry import make_engine
 from boardai.games import Color, make_board
-from boardai.gtp.protocol import GtpConnection, GtpError, parse_command
+from boardai.gtp.protocol import GtpConnection, GtpError, GtpTimeout, parse_command
 from boardai.ui.gtp_server import GtpServer
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -164,3 +165,290 @@ def test_gtp_client_missing_program():
     engine = make_engine("gtp:/nonexistent/engine-binary")
     with pytest.raises(GtpError, match="cannot start"):
         engine.play(make_board("hex", "3"))
+
+
+# --- the reliability issue: bytes, time, protocol edges, client timeouts, HexGui interop ----------
+FAKE = Path(__file__).with_name("fake_gtp.py")
+
+
+def hex_server(size: str = "5", **kw) -> GtpServer:
+    return GtpServer(make_engine("random:seed=1"), "hex", size, **kw)
+
+
+def test_server_reads_bytes_and_refuses_invalid_utf8():
+    server = hex_server()
+    assert server.handle(b"name\n") == "= boardai\n\n"
+    answer = server.handle(b"5 play b \xff\n")
+    assert answer.startswith("?5 ") and "UTF-8" in answer and "0xff" in answer
+    assert server.board.move_stack == []
+    assert server.handle(b"name # caf\xe9 in Latin-1\n") == "= boardai\n\n"   # a comment may be anything
+    assert server.handle("play b c3".encode()) == "=\n\n"
+    assert server.handle(b"\xff").startswith("? ")
+
+
+def test_serve_bytes_in_utf8_out():
+    server = hex_server()
+    out = io.BytesIO()
+    server.serve(io.BytesIO(b"name\n\xff\n\xe9\xe9 name\nfrobnicate \xc3\xa9\n3 name\n"), out)
+    text = out.getvalue().decode("utf-8")            # strict: no raw invalid bytes
+    answers = text.split("\n\n")[:-1]
+    assert answers[0] == "= boardai" and answers[-1] == "=3 boardai"
+    assert answers[1].startswith("? ") and answers[2].startswith("? ")
+    assert answers[3] == "? unknown command: frobnicate"      # fine: the argument is valid UTF-8
+    assert len(answers) == 5
+
+
+def test_answers_never_carry_unencodable_text():
+    """A str line with lone surrogates (what surrogateescape makes of bad bytes) or control
+    characters is answered with them escaped: valid UTF-8, one line."""
+    server = hex_server()
+    for line in ["\udcff", "play b \udcff", "nam\u2028e", "\x85name\x85", "play b c\u2029"]:
+        answer = server.handle(line)
+        answer.encode("utf-8")
+        assert answer.endswith("\n\n") and answer.count("\n") == 2
+        assert "\u2028" not in answer and "\u2029" not in answer and "\x85" not in answer
+    assert server.board.move_stack == []
+
+
+def test_format_response_keeps_framing():
+    from boardai.gtp.protocol import format_response
+    assert format_response("1", True, "a\n\nb\n \nc") == "=1 a\nb\nc\n\n"
+    assert format_response(None, True, "\npicture") == "= \npicture\n\n"
+    assert format_response(None, False, "bad \udcff\x1b[31m") == "? bad \\udcff\\x1b[31m\n\n"
+
+
+def test_client_decodes_engine_bytes_with_replacement():
+    engine_out = io.BytesIO(b"\xff\xfe stray\n= a\xff1\n\n=\n\n")
+    conn = GtpConnection(io.StringIO(), engine_out)
+    assert conn.send("genmove b", timeout=5) == "a\ufffd1"
+    assert conn.send("quit", timeout=5) == ""
+
+
+def test_client_engine_writing_bad_bytes_is_no_crash():
+    engine = make_engine(f"gtp:{sys.executable} {FAKE} badbytes")
+    try:
+        assert engine.describe() == "fake-\ufffd 1"
+        board = make_board("hex", "4")
+        for _ in range(3):
+            board.push(engine.play(board).move)
+        assert board.ply == 3
+    finally:
+        engine.close()
+
+
+def test_client_timeout_bounds_the_whole_answer():
+    """Stray lines every 0.1 s do not keep a 0.5 s timeout from expiring."""
+    def trickle():
+        while True:
+            time.sleep(0.1)
+            yield "thinking\n"
+
+    conn = GtpConnection(io.StringIO(), trickle())
+    started = time.monotonic()
+    with pytest.raises(GtpTimeout, match="'genmove'"):
+        conn.send("genmove b", timeout=0.5)
+    assert time.monotonic() - started < 2
+
+
+# --- time control
+@pytest.mark.parametrize("line", [
+    "time_settings inf 0 0", "time_settings nan 0 0", "time_settings 0 inf 1", "time_settings 1e400 0 0",
+    "time_settings 10000000 0 0", "time_settings -1 0 0", "time_settings 10 0 -1", "time_settings 10 0 1.5",
+    "time_settings ١٠ 0 0", "time_settings 1_000 0 0", "time_settings 10 0 0 0", "time_left b inf 0",
+    "time_left b nan 0", "time_left w 1e308 0", "time_left b 5 99999999", "time_left b -0.5 0",
+])
+def test_time_commands_refuse_non_finite_and_absurd_values(line):
+    server = GtpServer(make_engine("mcts:sims=50"), "hex", "5")
+    answer = server.handle(line)
+    assert answer.startswith("?") and "finite" in answer
+    assert not server.clock.active
+
+
+def test_time_budget_is_capped_and_accepts_decimals():
+    from boardai.ui.gtp_server import MAX_BUDGET
+    server = GtpServer(make_engine("mcts:sims=50"), "hex", "5")
+    assert server.handle("time_settings 1000000 0 0") == "=\n\n"
+    assert server.clock.budget(Color.BLACK, 25) == MAX_BUDGET
+    assert server.handle("time_left b 0.5 1") == "=\n\n"
+    assert 0.01 <= server.clock.budget(Color.BLACK, 25) < 0.5
+    server.clock.main = float("inf")          # whatever gets in, the budget stays finite
+    assert server.clock.budget(Color.WHITE, 25) == MAX_BUDGET
+
+
+def test_genmove_answers_under_a_short_time_control():
+    server = GtpServer(make_engine("mcts"), "hex", "5")
+    assert server.handle("time_settings 0.5 0 0") == "=\n\n"
+    started = time.monotonic()
+    assert server.handle("genmove b").startswith("= ")
+    assert time.monotonic() - started < 5
+
+
+# --- protocol edges
+def test_non_ascii_digits_are_no_id():
+    server = hex_server()
+    assert server.handle("١ name") == "? unknown command: ١\n\n"
+    assert server.handle("٣ play b c3").startswith("? unknown command")
+    assert server.handle("42 name") == "=42 boardai\n\n"
+    assert parse_command("²3 name").id is None
+
+
+@pytest.mark.parametrize("line", [
+    "protocol_version 2", "name x", "version x", "list_commands x", "known_command",
+    "known_command play genmove", "clear_board 5", "undo 5", "showboard x", "final_score now",
+    "hexgui-analyze_commands x", "quit now", "param_game allow_swap", "param_game a b c",
+    "boardai-analyse b", "game hex connect4", "genmove b w", "boardsize 5 5 5", "play b c3 d4",
+    "time_settings 1 1", "time_left b 5",
+])
+def test_extra_or_missing_arguments_are_refused(line):
+    server = hex_server()
+    server.handle("play b c3")
+    server.handle("play w d4")
+    before = list(server.board.move_stack)
+    answer = server.handle(line)
+    assert answer.startswith("? "), answer
+    assert server.board.move_stack == before and server.board.width == 5 and not server.done
+
+
+def test_every_command_checks_its_argument_count():
+    """Each command either declares the argument counts it takes or checks them itself."""
+    server = hex_server()
+    for name, (_, counts, _) in server.table.items():
+        if counts is None:
+            continue
+        too_many = max(counts) + 1
+        answer = server.handle(" ".join([name] + ["x"] * too_many))
+        assert answer.startswith("? "), (name, answer)
+        assert f"(got {too_many})" in answer
+
+
+def test_solve_connect4_reads_bytes_and_tells_of_ignored_tokens():
+    from click.testing import CliRunner
+    from boardai.cli import main
+
+    res = CliRunner().invoke(main, ["solve", "connect4"], input=b"4\n\xff\n44\n")
+    assert res.exit_code == 1
+    assert [line.split()[0] for line in res.stdout.splitlines()] == ["4", "44"]
+    assert "line 2:" in res.stderr and "UTF-8" in res.stderr
+    res = CliRunner().invoke(main, ["solve", "connect4"], input="4 abc\n44 7 x\n")
+    assert res.exit_code == 0
+    assert [line.split()[0] for line in res.stdout.splitlines()] == ["4", "44"]
+    assert res.stderr.count("ignored") == 1 and "line 1:" in res.stderr
+
+
+def test_solve_connect4_file_with_bad_bytes(tmp_path):
+    from click.testing import CliRunner
+    from boardai.cli import main
+
+    path = tmp_path / "positions.txt"
+    path.write_bytes(b"\xef\xbb\xbf4\n\xe9\n44\n")
+    res = CliRunner().invoke(main, ["solve", "connect4", str(path)])
+    assert res.exit_code == 1
+    assert [line.split()[0] for line in res.stdout.splitlines()] == ["4", "44"]
+    assert "line 2:" in res.stderr
+
+
+# --- client timeouts and clear errors
+def test_gtp_client_has_default_timeouts(monkeypatch):
+    from boardai.engines import gtp_client
+    from boardai.engines.base import Limit
+
+    engine = make_engine("gtp:cat")
+    assert engine.genmove_timeout(Limit()) == gtp_client.GENMOVE_TIMEOUT
+    assert engine.genmove_timeout(Limit(time=5)) == 5 + gtp_client.genmove_margin(5) >= 15
+    spec = make_engine("gtp:timeout=2.5,cat")
+    assert spec.timeout == 2.5 and spec.command == "cat" and spec.spec == "gtp:timeout=2.5,cat"
+    assert spec.genmove_timeout(Limit(time=100)) == 2.5
+    monkeypatch.setattr(gtp_client, "COMMAND_TIMEOUT", 0.5)
+    started = time.monotonic()
+    with pytest.raises(gtp_client.GtpEngineTimeout, match="list_commands"):
+        engine.play(make_board("hex", "3"))     # cat echoes: never an answer
+    assert time.monotonic() - started < 5
+    engine.close()
+
+
+@pytest.mark.parametrize("spec", ["gtp:timeout=0,cat", "gtp:timeout=inf,cat", "gtp:timeout=x,cat",
+                                  "gtp:'unclosed", "gtp:timeout=5,"])
+def test_gtp_client_bad_specs(spec):
+    with pytest.raises(ValueError):
+        make_engine(spec)
+
+
+def test_gtp_client_genmove_timeout_with_time_limit():
+    """A hung genmove times out after the move's time limit plus the margin."""
+    from boardai.engines import gtp_client
+    from boardai.engines.base import Limit
+
+    engine = make_engine(f"gtp:{sys.executable} {FAKE} trickle")
+    engine.genmove_timeout = lambda limit: limit.time + 0.5      # the margin, shortened
+    started = time.monotonic()
+    try:
+        with pytest.raises(gtp_client.GtpEngineTimeout, match="genmove"):
+            engine.play(make_board("hex", "3"), Limit(time=0.2))
+        assert time.monotonic() - started < 10
+    finally:
+        engine.kill()
+
+
+@pytest.mark.parametrize("spec,words", [
+    ("gtp:/nonexistent/engine-binary", "cannot start"), ("gtp:false", "exit status 1"),
+    ("gtp:timeout=0.5,cat", "no answer to 'list_commands'"),
+])
+def test_analyse_reports_a_bad_external_engine_in_one_line(spec, words):
+    from click.testing import CliRunner
+    from boardai.cli import main
+
+    res = CliRunner().invoke(main, ["analyse", "--size", "3", "--engine", spec])
+    assert res.exit_code == 1 and isinstance(res.exception, SystemExit)
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and words in lines[0]
+
+
+# --- HexGui / Benzene interop
+def test_param_game_allow_swap():
+    server = hex_server()
+    assert server.handle("param_game") == "= [bool] allow_swap 0\n\n"
+    assert server.handle("param_game allow_swap 1") == "=\n\n"
+    assert server.handle("param_game") == "= [bool] allow_swap 1\n\n"
+    server.handle("play b b1")
+    assert server.handle("play w swap-pieces").startswith("? illegal move")   # this board: no swap
+    assert server.handle("clear_board") == "=\n\n"                            # the next one: swap
+    server.handle("play b b1")
+    assert server.handle("play w swap-pieces") == "=\n\n"
+    assert server.handle("param_game allow_swap 0") == "=\n\n"
+    server.handle("boardsize 5")
+    server.handle("play b b1")
+    assert server.handle("play w swap-pieces").startswith("? illegal move")
+    for bad in ("param_game allow_swap 2", "param_game komi 1"):
+        assert server.handle(bad).startswith("? ")
+    assert server.handle("param_game") == "= [bool] allow_swap 0\n\n"
+    c4 = GtpServer(make_engine("random"), "connect4")
+    assert c4.handle("param_game") == "=\n\n"
+    assert c4.handle("param_game allow_swap 1").startswith("? allow_swap: Connect Four has no swap")
+    assert not c4.swap
+
+
+def test_hexgui_analyze_commands_and_gfx_analysis():
+    server = GtpServer(make_engine("mcts:sims=300,seed=1"), "hex", "5")
+    listed = server.handle("hexgui-analyze_commands")[2:].strip().splitlines()
+    for entry in listed:
+        kind, label, command = entry.split("/")
+        assert kind in ("param", "gfx", "string") and label
+        assert server.handle(f"known_command {command.split()[0]}") == "= true\n\n"
+    assert "gfx/Engine Analysis/boardai-analyse" in listed
+    server.handle("play b c3")
+    answer = server.handle("boardai-analyse")
+    assert answer.startswith("= VAR w ")
+    lines = answer[2:].strip().splitlines()
+    assert [line.split()[0] for line in lines] == ["VAR", "INFLUENCE", "TEXT"]
+    var = lines[0].split()[1:]
+    assert var[0::2] == ["wb"[i % 2] for i in range(len(var) // 2)]   # colours alternate
+    influence = lines[1].split()[1:]
+    cells = influence[0::2]
+    assert "c3" not in cells and len(cells) == 24
+    assert all(0.0 <= float(v) <= 1.0 for v in influence[1::2])   # HexGui colours by [0, 1]
+    assert server.board.ply == 1                                    # analysis plays nothing
+    random_server = hex_server()
+    assert random_server.handle("boardai-analyse").startswith("= VAR b ")   # no statistics: no INFLUENCE
+    random_server.handle("boardsize 1")
+    random_server.handle("play b a1")
+    assert random_server.handle("boardai-analyse").startswith("? the game is over")
