@@ -81,9 +81,10 @@ def decode_command(raw: bytes) -> tuple[str, str | None]:
         return raw.decode("utf-8"), None
     except UnicodeDecodeError as exc:
         bad = raw[exc.start:exc.end]
-        return (raw.decode("utf-8", "replace"),
-                f"the command is not valid UTF-8 (byte {' '.join(f'0x{b:02x}' for b in bad)} "
-                f"at position {exc.start + 1}); commands are UTF-8 text, nothing was done")
+        shown = ("byte " if len(bad) == 1 else "bytes ") + " ".join(f"0x{b:02x}" for b in bad)
+        problem = (f"the command is not valid UTF-8 ({shown} at position {exc.start + 1}); "
+                   "commands are UTF-8 text, nothing was done")
+        return raw.decode("utf-8", "replace"), problem
 
 
 def printable(text: str) -> str:

@@ -165,8 +165,8 @@ class GtpServer:
             "time_settings": (self.cmd_time_settings, None, ""),
             "time_left": (self.cmd_time_left, None, ""),
             "param_game": (self.cmd_param_game, (0, 2),
-                           "param_game takes no arguments (to list the settings) or a name and a "
-                           "value, e.g. param_game allow_swap 1"),
+                           ("param_game takes no arguments (to list the settings) or a name and "
+                            "a value, e.g. param_game allow_swap 1")),
             "hexgui-analyze_commands": (lambda a: "\n".join(ANALYZE_COMMANDS), no_args, ""),
             "boardai-analyse": (self.cmd_analyse, no_args, ""),
             "quit": (self.cmd_quit, no_args, ""),
