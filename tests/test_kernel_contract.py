@@ -320,12 +320,14 @@ def test_hex_playouts_are_uniform_random_fills(w, h, moves):
     assert abs(totals[BLACK] / count - exact) <= 5 * sd + 1e-9, (totals, exact)
 
 
-# --- one-move wins on boards at the edge of the 64-bit layout ----------------------------
+# --- one-move wins (and on boards at the edge of the 64-bit layout) ----------------------------
 
 @pytest.mark.parametrize("game,w,h", [("hex", 26, 2), ("hex", 1, 26), ("hex", 26, 1),
                                      ("connect4", 4, 15), ("connect4", 3, 19),
                                      ("connect4", 3, 20), ("connect4", 2, 29),
-                                     ("connect4", 1, 40)])
+                                     ("connect4", 1, 40), ("tictactoe", 3, 3),
+                                     ("tictactoe", 4, 4), ("tictactoe", 5, 3),
+                                     ("tictactoe", 2, 6)])
 def test_winning_moves_agree_with_playing_the_move(game, w, h):
     out = np.empty(w * h + 1, dtype=np.int64)
     for seed in range(2):
