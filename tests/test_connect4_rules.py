@@ -349,9 +349,11 @@ def test_position_round_trips(size, seed, data):
 
 
 def test_bad_sizes():
-    for w, h in ((0, 6), (7, 0), (9, 7), (64, 1), (1, 64)):
+    for w, h in ((0, 6), (7, 0), (33, 7), (64, 1), (1, 64), (2, 33)):
         with pytest.raises(ValueError):
             Connect4Board(w, h)
+    assert Connect4Board(9, 7).size_text == "9x7"          # line-word layout since round 2
+    assert Connect4Board(1, 63).size_text == "1x63"        # still one word
     with pytest.raises(ValueError):
         make_board("connect4", "7x6", swap=True)
     assert make_board("c4", "8x7").size_text == "8x7"

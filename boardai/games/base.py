@@ -286,8 +286,14 @@ class Board:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.size_text}, moves={self.moves_text()!r})"
 
+    @property
+    def setup(self) -> tuple:
+        """What the board was set up with besides its size (Connect Four: its blocked cells)."""
+        return ()
+
     def __eq__(self, other) -> bool:
         return (type(self) is type(other) and self.width == other.width
-                and self.height == other.height and self._moves == other._moves)
+                and self.height == other.height and self.setup == other.setup
+                and self._moves == other._moves)
 
     __hash__ = None  # type: ignore[assignment]

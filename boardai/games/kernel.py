@@ -42,7 +42,7 @@ from boardai.games.connect4.eval import c4_evaluate, c4_move_prior
 from boardai.games.connect4.kernel import (
     c4_apply, c4_free_cells, c4_is_legal, c4_legal_moves, c4_playout, c4_playout_quality,
     c4_playout_tactical, c4_symmetric, c4_symmetric_move, c4_undo, c4_winning_moves,
-    c4_wins_if_played, new_c4_state,
+    c4_wins_if_played, fits_one_word, new_c4_state,
 )
 from boardai.games.hex.eval import hex_evaluate, hex_move_prior
 from boardai.games.hex.kernel import (
@@ -51,7 +51,15 @@ from boardai.games.hex.kernel import (
     hex_playout_quality, hex_symmetric, hex_symmetric_move, hex_undo, hex_winning_moves,
     hex_wins_if_played, new_hex_state,
 )
-from boardai.games.layout import GAME, GAME_CONNECT4, GAME_HEX, GAME_TICTACTOE, POS_LEN
+from boardai.games.connect4.wide import (
+    new_wide_state, wide_apply, wide_free_cells, wide_is_legal, wide_legal_moves, wide_playout,
+    wide_playout_quality, wide_playout_tactical, wide_symmetric, wide_undo, wide_winning_moves,
+    wide_wins_if_played,
+)
+from boardai.games.connect4.wide_eval import wide_evaluate
+from boardai.games.layout import (
+    FLAG_C4_LINES, FLAGS, GAME, GAME_CONNECT4, GAME_HEX, GAME_TICTACTOE, POS_LEN,
+)
 from boardai.games.tictactoe.eval import ttt_evaluate, ttt_move_prior
 from boardai.games.tictactoe.kernel import (
     new_ttt_state, ttt_apply, ttt_free_cells, ttt_is_legal, ttt_legal_moves, ttt_playout,
@@ -60,12 +68,15 @@ from boardai.games.tictactoe.kernel import (
 )
 
 
-def new_state(game: int, width: int, height: int, swap: bool = False) -> np.ndarray:
-    """A fresh state array for kernel id ``game``."""
+def new_state(game: int, width: int, height: int, swap: bool = False,
+              blocked=()) -> np.ndarray:
+    """A fresh state array for kernel id ``game`` (``blocked``: Connect Four's no-go cells)."""
     if game == GAME_HEX:
         return new_hex_state(width, height, swap)
     if game == GAME_CONNECT4:
-        return new_c4_state(width, height)
+        if fits_one_word(width, height):
+            return new_c4_state(width, height, blocked)
+        return new_wide_state(width, height, blocked)
     if game == GAME_TICTACTOE:
         return new_ttt_state(width, height)
     raise ValueError(f"unknown game id {game}")
@@ -82,7 +93,10 @@ def apply_move(state, move):
     if g == GAME_HEX:
         hex_apply(state, move)
     elif g == GAME_CONNECT4:
-        c4_apply(state, move)
+        if state[FLAGS] & FLAG_C4_LINES:
+            wide_apply(state, move)
+        else:
+            c4_apply(state, move)
     elif g == GAME_TICTACTOE:
         ttt_apply(state, move)
     else:
@@ -95,6 +109,8 @@ def undo_move(state):
     if g == GAME_HEX:
         return hex_undo(state)
     if g == GAME_CONNECT4:
+        if state[FLAGS] & FLAG_C4_LINES:
+            return wide_undo(state)
         return c4_undo(state)
     if g == GAME_TICTACTOE:
         return ttt_undo(state)
@@ -108,6 +124,8 @@ def is_legal(state, move):
     if g == GAME_HEX:
         return hex_is_legal(state, move)
     if g == GAME_CONNECT4:
+        if state[FLAGS] & FLAG_C4_LINES:
+            return wide_is_legal(state, move)
         return c4_is_legal(state, move)
     if g == GAME_TICTACTOE:
         return ttt_is_legal(state, move)
@@ -121,6 +139,8 @@ def legal_moves(state, out):
     if g == GAME_HEX:
         return hex_legal_moves(state, out)
     if g == GAME_CONNECT4:
+        if state[FLAGS] & FLAG_C4_LINES:
+            return wide_legal_moves(state, out)
         return c4_legal_moves(state, out)
     if g == GAME_TICTACTOE:
         return ttt_legal_moves(state, out)
@@ -134,6 +154,8 @@ def playout(state, rng, work, owner):
     if g == GAME_HEX:
         return hex_playout(state, rng, work, owner)
     if g == GAME_CONNECT4:
+        if state[FLAGS] & FLAG_C4_LINES:
+            return wide_playout(state, rng, work, owner)
         return c4_playout(state, rng, work, owner)
     if g == GAME_TICTACTOE:
         return ttt_playout(state, rng, work, owner)
@@ -147,6 +169,8 @@ def wins_if_played(state, move, colour):
     if g == GAME_HEX:
         return hex_wins_if_played(state, move, colour)
     if g == GAME_CONNECT4:
+        if state[FLAGS] & FLAG_C4_LINES:
+            return wide_wins_if_played(state, move, colour)
         return c4_wins_if_played(state, move, colour)
     if g == GAME_TICTACTOE:
         return ttt_wins_if_played(state, move, colour)
@@ -160,6 +184,8 @@ def winning_moves(state, colour, out):
     if g == GAME_HEX:
         return hex_winning_moves(state, colour, out)
     if g == GAME_CONNECT4:
+        if state[FLAGS] & FLAG_C4_LINES:
+            return wide_winning_moves(state, colour, out)
         return c4_winning_moves(state, colour, out)
     if g == GAME_TICTACTOE:
         return ttt_winning_moves(state, colour, out)
@@ -179,7 +205,11 @@ def playout_policy(state, rng, work, owner, policy):
         return hex_playout(state, rng, work, owner)
     if g == GAME_CONNECT4:
         if policy == 1:
+            if state[FLAGS] & FLAG_C4_LINES:
+                return wide_playout_tactical(state, rng, work, owner)
             return c4_playout_tactical(state, rng, work, owner)
+        if state[FLAGS] & FLAG_C4_LINES:
+            return wide_playout(state, rng, work, owner)
         return c4_playout(state, rng, work, owner)
     if g == GAME_TICTACTOE:
         return ttt_playout(state, rng, work, owner)         # one policy: uniform
@@ -205,8 +235,12 @@ def playout_batch(state, rng, count):
         for _ in range(count):
             totals[hex_playout(state, rng, work, no_owner)] += 1
     elif g == GAME_CONNECT4:
-        for _ in range(count):
-            totals[c4_playout(state, rng, work, no_owner)] += 1
+        if state[FLAGS] & FLAG_C4_LINES:
+            for _ in range(count):
+                totals[wide_playout(state, rng, work, no_owner)] += 1
+        else:
+            for _ in range(count):
+                totals[c4_playout(state, rng, work, no_owner)] += 1
     elif g == GAME_TICTACTOE:
         for _ in range(count):
             totals[ttt_playout(state, rng, work, no_owner)] += 1
@@ -233,6 +267,8 @@ def evaluate(state, ev, aux):
     if g == GAME_HEX:
         return hex_evaluate(state, ev, aux)
     if g == GAME_CONNECT4:
+        if state[FLAGS] & FLAG_C4_LINES:
+            return wide_evaluate(state, ev)
         return c4_evaluate(state, ev)
     if g == GAME_TICTACTOE:
         return ttt_evaluate(state, ev)
@@ -285,6 +321,8 @@ def playout_quality(state, rng, work):
     if g == GAME_HEX:
         return hex_playout_quality(state, rng, work)
     if g == GAME_CONNECT4:
+        if state[FLAGS] & FLAG_C4_LINES:
+            return wide_playout_quality(state, rng, work)
         return c4_playout_quality(state, rng, work)
     if g == GAME_TICTACTOE:
         return ttt_playout_quality(state, rng, work)
@@ -298,6 +336,8 @@ def free_cells(state):
     if g == GAME_HEX:
         return hex_free_cells(state)
     if g == GAME_CONNECT4:
+        if state[FLAGS] & FLAG_C4_LINES:
+            return wide_free_cells(state)
         return c4_free_cells(state)
     if g == GAME_TICTACTOE:
         return ttt_free_cells(state)
@@ -311,6 +351,8 @@ def position_symmetric(state):
     if g == GAME_HEX:
         return hex_symmetric(state)
     if g == GAME_CONNECT4:
+        if state[FLAGS] & FLAG_C4_LINES:
+            return wide_symmetric(state)
         return c4_symmetric(state)
     if g == GAME_TICTACTOE:
         return ttt_symmetric(state)

@@ -31,7 +31,7 @@ WINNER = 4      # NO_WINNER, BLACK, WHITE or DRAW
 HASH = 5        # Zobrist hash of the position (int64 view of a uint64)
 NUM_ACTIONS = 6 # size of the action space: moves are ints in [0, NUM_ACTIONS)
 POS_LEN = 7     # length of the prefix that holds the whole position (see module docstring)
-FLAGS = 8       # game options as bits (FLAG_SWAP for Hex)
+FLAGS = 8       # game options and layouts as bits (FLAG_SWAP, FLAG_C4_LINES)
 LAST_MOVE = 9   # last move played, -1 at the start
 HIST = 10       # offset of the move history (one slot per ply) in the undo area
 JOURNAL = 11    # offset of the game's undo journal in the undo area (0 when unused)
@@ -46,7 +46,8 @@ BLACK = 0
 WHITE = 1
 DRAW = 2
 
-FLAG_SWAP = 1
+FLAG_SWAP = 1          # Hex: the swap rule is on
+FLAG_C4_LINES = 2      # Connect Four: the line-word layout (connect4/wide.py), not one word
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

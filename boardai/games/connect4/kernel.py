@@ -1,8 +1,13 @@
 """Connect Four rules as numba functions over the flat state array (see ``games/layout.py``).
 
+This is the *one-word* layout, used whenever W*(H+1) <= 64 (the standard 7×6 included); bigger
+boards use the line-word layout of ``wide.py``.  Both take blocked cells (seed 002's no-go cell):
+a blocked cell belongs to nobody, so it breaks every line through it, and a column's next stone
+lands on the lowest free cell above the stones and blocked cells under it.
+
 Bitboard layout for a W×H board (here the standard 7×6): one bit per cell, column-major, each
 column H+1 bits long so the top bit of every column is an always-empty pad that stops lines from
-wrapping into the next column (this needs W*(H+1) <= 64)::
+wrapping into the next column::
 
       col:  1   2   3   4   5   6   7
             6  13  20  27  34  41  48     <- pad row, always 0
@@ -17,16 +22,22 @@ Connect Four data in the state array::
 
     [HEADER+0]       Black's stones (int64 view of the uint64 bitboard)
     [HEADER+1]       White's stones
-    [HEADER+2]       occupied cells (Black | White)
+    [HEADER+2]       occupied cells (Black | White | blocked)
     [HEADER+3]       constant: the bottom cell of every column
-    [HEADER+4]       constant: every cell of the board (pads excluded)
-    [HEADER+5, +W)   stones per column
+    [HEADER+4]       constant: every playable cell of the board (pads and blocked cells excluded)
+    [HEADER+5]       constant: the blocked cells
+    [HEADER+6]       constant: the number of playable cells (W*H minus the blocked cells)
+    [HEADER+7, +W)   per column, the row its next stone lands on (H when the column is full)
     --- POS_LEN ---
     [HIST, +W*H)     column played at each ply
     [HIST+W*H, +W*H) the last move before each ply (restored by undo)
 
+Because the occupied cells include the blocked ones and the board mask excludes them,
+``(occupied + bottom) & board`` is still exactly the cells playable now (the carry runs through
+the stones and any blocked cell right above them, and a blocked cell higher up is masked off).
+
 A move is a 0-based column inside (1-based in notation).  Four in a row in any direction wins; a
-full board without one is a draw.
+board without a playable cell left and without four is a draw.
 """
 
 from __future__ import annotations
@@ -44,21 +55,70 @@ STONES = HEADER          # + colour
 OCCUPIED = HEADER + 2
 BOTTOM = HEADER + 3
 BOARD = HEADER + 4
-HEIGHTS = HEADER + 5
+BLOCKED = HEADER + 5
+CELLS = HEADER + 6
+HEIGHTS = HEADER + 7
+BLOCKED_KEY = 100_000      # Zobrist slot offset of a blocked cell (see blocked_key)
+
+
+def fits_one_word(w: int, h: int) -> bool:
+    """True if a W×H board fits this layout (one 64-bit word with a pad row)."""
+    return w * (h + 1) <= 64
 
 
 def c4_state_size(w: int, h: int) -> int:
     return HEIGHTS + w + 2 * w * h
 
 
-def new_c4_state(w: int, h: int) -> np.ndarray:
-    """A fresh empty Connect Four position."""
+def blocked_key(slot: int) -> int:
+    """The Zobrist key of a blocked cell at bit ``slot`` (= col*(H+1)+row in both layouts), so
+    two boards that differ only in their blocked cells never share a hash."""
+    return int(zobrist_key(GAME_CONNECT4, BLOCKED_KEY + slot, 0))
+
+
+def first_free_rows(w: int, h: int, blocked) -> list[int]:
+    """Per column, the lowest row that is not blocked (H if the whole column is)."""
+    rows = []
+    for c in range(w):
+        r = 0
+        while r < h and (c, r) in blocked:
+            r += 1
+        rows.append(r)
+    return rows
+
+
+def new_c4_state(w: int, h: int, blocked=()) -> np.ndarray:
+    """A fresh empty Connect Four position; ``blocked``: (col, row) cells nobody may play."""
+    blocked = set(blocked)
     state = new_state_array(c4_state_size(w, h), GAME_CONNECT4, w, h, num_actions=w,
                             pos_len=HEIGHTS + w)
     bottom = sum(1 << (c * (h + 1)) for c in range(w))
-    board = bottom * ((1 << h) - 1)
-    state[BOTTOM], state[BOARD] = np.array([bottom, board], dtype=np.uint64).view(np.int64)
+    blocked_bits = sum(1 << (c * (h + 1) + r) for c, r in blocked)
+    board = (bottom * ((1 << h) - 1)) & ~blocked_bits
+    state[BOTTOM], state[BOARD], state[BLOCKED], state[OCCUPIED] = np.array(
+        [bottom, board, blocked_bits, blocked_bits], dtype=np.uint64).view(np.int64)
+    state[CELLS] = w * h - len(blocked)
+    state[HEIGHTS:HEIGHTS + w] = first_free_rows(w, h, blocked)
+    key = 0
+    for c, r in blocked:
+        key ^= blocked_key(c * (h + 1) + r)
+    state[HASH] = key
+    if state[CELLS] == 0:
+        state[WINNER] = DRAW
     return state
+
+
+@njit(cache=True, nogil=True)
+def c4_cell(state, col, row):
+    """0 empty, 1 Black, 2 White, 3 blocked."""
+    bit = np.uint64(1) << np.uint64(col * (state[HEIGHT] + 1) + row)
+    if np.uint64(state[STONES]) & bit:
+        return 1
+    if np.uint64(state[STONES + 1]) & bit:
+        return 2
+    if np.uint64(state[BLOCKED]) & bit:
+        return 3
+    return 0
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -178,11 +238,17 @@ def c4_apply(state, move):
     mine = np.uint64(state[STONES + colour]) | bit
     state[STONES + colour] = np.int64(mine)
     state[OCCUPIED] = np.int64(np.uint64(state[OCCUPIED]) | bit)
-    state[HEIGHTS + move] += 1
+    row = state[HEIGHTS + move] + 1
+    blocked = np.uint64(state[BLOCKED])
+    if blocked:
+        base = move * (h + 1)
+        while row < h and (blocked >> np.uint64(base + row)) & np.uint64(1):
+            row += 1
+    state[HEIGHTS + move] = row
     state[HASH] ^= zobrist_key(GAME_CONNECT4, slot, colour) ^ zobrist_key(GAME_CONNECT4, 0, 2)
     if has_four(mine, h, state[WIDTH]):
         state[WINNER] = colour
-    elif ply + 1 == state[WIDTH] * h:
+    elif ply + 1 == state[CELLS]:
         state[WINNER] = DRAW
     state[state[HIST] + ply] = move
     state[state[HIST] + state[WIDTH] * h + ply] = state[LAST_MOVE]
@@ -197,8 +263,13 @@ def c4_undo(state):
     ply = state[PLY] - 1
     colour = ply & 1
     move = state[state[HIST] + ply]
-    state[HEIGHTS + move] -= 1
-    slot = move * (h + 1) + state[HEIGHTS + move]
+    row = state[HEIGHTS + move] - 1
+    blocked = np.uint64(state[BLOCKED])
+    if blocked:
+        while (blocked >> np.uint64(move * (h + 1) + row)) & np.uint64(1):
+            row -= 1
+    state[HEIGHTS + move] = row
+    slot = move * (h + 1) + row
     bit = np.uint64(1) << np.uint64(slot)
     state[STONES + colour] = np.int64(np.uint64(state[STONES + colour]) & ~bit)
     state[OCCUPIED] = np.int64(np.uint64(state[OCCUPIED]) & ~bit)
@@ -256,7 +327,7 @@ def _c4_playout(state, rng, work, owner, tactics):
         if state[HEIGHTS + c] < h:
             work[k] = c
             k += 1
-    left = w * h - state[PLY]
+    left = state[CELLS] - state[PLY]
     bits = np.uint64(0)
     have = 0
     while True:
@@ -285,7 +356,7 @@ def _c4_playout(state, rng, work, owner, tactics):
         c = work[idx]
         shift = np.uint64(c) * stride
         column = col_bits << shift
-        bit = (occupied + (one << shift)) & column
+        bit = (occupied + (one << shift)) & column & board
         mine |= bit
         occupied |= bit
         played += 1
@@ -319,8 +390,8 @@ def c4_playout_quality(state, rng, work):
 
 @njit(cache=True, nogil=True)
 def c4_free_cells(state):
-    """Number of empty cells (the most moves the game can still last)."""
-    return state[WIDTH] * state[HEIGHT] - state[PLY]
+    """Number of empty playable cells (the most moves the game can still last)."""
+    return state[CELLS] - state[PLY]
 
 
 @njit(cache=True, nogil=True)
@@ -329,8 +400,8 @@ def c4_symmetric(state):
     w = state[WIDTH]
     h = state[HEIGHT]
     mask = (np.uint64(1) << np.uint64(h)) - np.uint64(1)
-    for colour in range(2):
-        b = np.uint64(state[STONES + colour])
+    for colour in range(3):
+        b = np.uint64(state[STONES + colour]) if colour < 2 else np.uint64(state[BLOCKED])
         for c in range(w // 2):
             lo = (b >> np.uint64(c * (h + 1))) & mask
             hi = (b >> np.uint64((w - 1 - c) * (h + 1))) & mask

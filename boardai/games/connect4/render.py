@@ -10,7 +10,8 @@
      +---------------+
        1 2 3 4 5 6 7
 
-``(X)`` marks the last move; a winning line is shown in lower case.
+``(X)`` marks the last move; a winning line is shown in lower case; ``#`` is a blocked cell
+(seed 002's no-go cell), where no stone may stand.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ _YELLOW = "\x1b[1;33m"
 _RED = "\x1b[1;31m"
 _REVERSE = "\x1b[7m"
 _RESET = "\x1b[0m"
+_DIM = "\x1b[2m"
 
 
 def render_connect4(grid, last: tuple[int, int] | None = None,
                     winning: set[tuple[int, int]] | frozenset = frozenset(),
                     color: bool = False) -> str:
-    """``grid[row][col]`` with row 0 at the bottom: 0 empty, 1 black (X), 2 white (O)."""
+    """``grid[row][col]`` with row 0 at the bottom: 0 empty, 1 black (X), 2 white (O), 3 blocked."""
     height = len(grid)
     width = len(grid[0]) if height else 0
     cw = 2 if width <= 9 else 3          # cell pitch: room for two-digit column numbers
@@ -34,10 +36,12 @@ def render_connect4(grid, last: tuple[int, int] | None = None,
         pieces = []
         for c in range(width):
             v = grid[r][c]
-            ch = "." if v == 0 else ("X" if v == 1 else "O")
+            ch = ".XO#"[v]
             if (c, r) in winning:
                 ch = ch.lower()
-            if color and v:
+            if color and v == 3:
+                ch = f"{_DIM}{ch}{_RESET}"
+            elif color and v:
                 code = (_YELLOW if v == 1 else _RED) + (_REVERSE if (c, r) in winning else "")
                 ch = f"{code}{ch}{_RESET}"
             pieces.append(ch)

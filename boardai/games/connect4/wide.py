@@ -1,0 +1,372 @@
+"""Connect Four on boards too big for one 64-bit word (W*(H+1) > 64, up to 32×32): line words.
+
+Every line of the board (row, column, diagonal, anti-diagonal) is one small word whose bits are
+the line's cells in order, kept per colour (and once for the blocked cells).  Dropping a stone sets
+one bit in each of the four lines through its cell, and the move wins exactly when one of those
+four words holds four bits in a row -- four shifts and ands per line, no loop over the board and
+no word boundaries to cross.  Blocked cells are in no colour's words, so they break every line
+through them.  ``boardai bench c4wide`` compares this with a plain array board.
+
+Line words of a W×H board (``lines(w, h)`` of them per colour), for the cell (col c, row r)::
+
+    row r            word r                     bit c
+    column c         word H + c                 bit r
+    diagonal  (/)    word H + W + (c - r + H - 1)       bit r
+    anti-diag (\\)    word H + W + (W + H - 1) + (c + r)  bit r
+
+State (after the common header of ``games/layout.py``)::
+
+    [HEADER, +L)          Black's line words          (L = lines(w, h))
+    [HEADER+L, +L)        White's line words
+    [HEADER+2L, +L)       the blocked cells' line words (constant)
+    [HEADER+3L, +W)       per column, the row its next stone lands on (H when full)
+    [HEADER+3L+W, +W)     per column, its blocked rows as bits (constant)
+    [HEADER+3L+2W]        the number of playable cells (constant)
+    --- POS_LEN ---
+    [HIST, +W*H)          column played at each ply
+    [HIST+W*H, +W*H)      the last move before each ply (restored by undo)
+
+Hashes use the one-word layout's cell numbering (``col*(H+1)+row``), so both layouts hash alike.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from boardai.games.layout import (
+    DRAW, FLAG_C4_LINES, GAME_CONNECT4, HASH, HEADER, HEIGHT, HIST, LAST_MOVE, NO_WINNER, PLY,
+    WIDTH, WINNER, new_state_array, rng_next, zobrist_key,
+)
+
+MAX_SIDE = 32
+
+
+def lines(w: int, h: int) -> int:
+    """Line words per colour on a W×H board."""
+    return h + w + 2 * (w + h - 1)
+
+
+def tops_slot(w: int, h: int) -> int:
+    """Slot of column 0's landing row."""
+    return HEADER + 3 * lines(w, h)
+
+
+def wide_state_size(w: int, h: int) -> int:
+    return HEADER + 3 * lines(w, h) + 2 * w + 1 + 2 * w * h
+
+
+def new_wide_state(w: int, h: int, blocked=()) -> np.ndarray:
+    """A fresh empty position in the line-word layout (blocked cells set, hash includes them)."""
+    from boardai.games.connect4.kernel import blocked_key, first_free_rows
+
+    blocked = set(blocked)
+    n = lines(w, h)
+    pos_len = HEADER + 3 * n + 2 * w + 1
+    state = new_state_array(wide_state_size(w, h), GAME_CONNECT4, w, h, num_actions=w,
+                            pos_len=pos_len, flags=FLAG_C4_LINES)
+    key = 0
+    for c, r in blocked:
+        _set_cell(state, HEADER + 2 * n, w, h, c, r)
+        state[HEADER + 3 * n + w + c] |= 1 << r
+        key ^= blocked_key(c * (h + 1) + r)
+    state[HEADER + 3 * n:HEADER + 3 * n + w] = first_free_rows(w, h, blocked)
+    state[HEADER + 3 * n + 2 * w] = w * h - len(blocked)
+    state[HASH] = key
+    if w * h == len(blocked):
+        state[WINNER] = DRAW
+    return state
+
+
+# --- offsets ----------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _nlines(state):
+    return lines_jit(state[WIDTH], state[HEIGHT])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def lines_jit(w, h):
+    return h + w + 2 * (w + h - 1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def tops_at(state):
+    """Slot of column 0's landing row."""
+    return HEADER + 3 * _nlines(state)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def cells_at(state):
+    return HEADER + 3 * _nlines(state) + 2 * state[WIDTH]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _four(m):
+    x = m & (m >> 1)
+    return (x & (x >> 2)) != 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _set_cell(words, base, w, h, c, r):
+    """Set (col c, row r) in the line words starting at ``words[base]``; True if that makes four."""
+    bit_c = np.int64(1) << c
+    bit_r = np.int64(1) << r
+    i = base + r
+    words[i] |= bit_c
+    win = _four(words[i])
+    i = base + h + c
+    words[i] |= bit_r
+    win |= _four(words[i])
+    i = base + h + w + c - r + h - 1
+    words[i] |= bit_r
+    win |= _four(words[i])
+    i = base + h + w + w + h - 1 + c + r
+    words[i] |= bit_r
+    win |= _four(words[i])
+    return win
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _would_four(words, base, w, h, c, r):
+    """True if a stone on (c, r) added to the line words at ``base`` would make four."""
+    bit_c = np.int64(1) << c
+    bit_r = np.int64(1) << r
+    if _four(words[base + r] | bit_c):
+        return True
+    if _four(words[base + h + c] | bit_r):
+        return True
+    if _four(words[base + h + w + c - r + h - 1] | bit_r):
+        return True
+    return _four(words[base + h + w + w + h - 1 + c + r] | bit_r)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _clear_cell(words, base, w, h, c, r):
+    bit_c = ~(np.int64(1) << c)
+    bit_r = ~(np.int64(1) << r)
+    words[base + r] &= bit_c
+    words[base + h + c] &= bit_r
+    words[base + h + w + c - r + h - 1] &= bit_r
+    words[base + h + w + w + h - 1 + c + r] &= bit_r
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _next_row(state, blocked_at, c, row, h):
+    """The first row at or above ``row`` in column c that is not blocked (h if none)."""
+    rows = state[blocked_at + c]
+    while row < h and (rows >> row) & 1:
+        row += 1
+    return row
+
+
+# --- the kernel contract ----------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def wide_cell(state, col, row):
+    """0 empty, 1 Black, 2 White, 3 blocked."""
+    n = _nlines(state)
+    for k in range(3):
+        if (state[HEADER + k * n + row] >> col) & 1:
+            return k + 1
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def wide_is_legal(state, move):
+    if state[WINNER] != NO_WINNER or move < 0 or move >= state[WIDTH]:
+        return False
+    return state[tops_at(state) + move] < state[HEIGHT]
+
+
+@njit(cache=True, nogil=True)
+def wide_legal_moves(state, out):
+    if state[WINNER] != NO_WINNER:
+        return 0
+    tops = tops_at(state)
+    h = state[HEIGHT]
+    k = 0
+    for c in range(state[WIDTH]):
+        if state[tops + c] < h:
+            out[k] = c
+            k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def wide_apply(state, move):
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    n = lines_jit(w, h)
+    tops = HEADER + 3 * n
+    ply = state[PLY]
+    colour = ply & 1
+    r = state[tops + move]
+    win = _set_cell(state, HEADER + colour * n, w, h, move, r)
+    state[tops + move] = _next_row(state, tops + w, move, r + 1, h)
+    slot = move * (h + 1) + r
+    state[HASH] ^= zobrist_key(GAME_CONNECT4, slot, colour) ^ zobrist_key(GAME_CONNECT4, 0, 2)
+    if win:
+        state[WINNER] = colour
+    elif ply + 1 == state[tops + 2 * w]:
+        state[WINNER] = DRAW
+    state[state[HIST] + ply] = move
+    state[state[HIST] + w * h + ply] = state[LAST_MOVE]
+    state[PLY] = ply + 1
+    state[LAST_MOVE] = move
+
+
+@njit(cache=True, nogil=True)
+def wide_undo(state):
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    n = lines_jit(w, h)
+    tops = HEADER + 3 * n
+    ply = state[PLY] - 1
+    colour = ply & 1
+    move = state[state[HIST] + ply]
+    r = state[tops + move] - 1
+    while (state[tops + w + move] >> r) & 1:
+        r -= 1
+    state[tops + move] = r
+    _clear_cell(state, HEADER + colour * n, w, h, move, r)
+    slot = move * (h + 1) + r
+    state[HASH] ^= zobrist_key(GAME_CONNECT4, slot, colour) ^ zobrist_key(GAME_CONNECT4, 0, 2)
+    state[WINNER] = NO_WINNER
+    state[PLY] = ply
+    state[LAST_MOVE] = state[state[HIST] + w * h + ply]
+    return move
+
+
+@njit(cache=True, nogil=True)
+def wide_wins_if_played(state, move, colour):
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    n = lines_jit(w, h)
+    r = state[HEADER + 3 * n + move]
+    if r >= h:
+        return False
+    return _would_four(state, HEADER + colour * n, w, h, move, r)
+
+
+@njit(cache=True, nogil=True)
+def wide_winning_moves(state, colour, out):
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    n = lines_jit(w, h)
+    tops = HEADER + 3 * n
+    base = HEADER + colour * n
+    k = 0
+    for c in range(w):
+        r = state[tops + c]
+        if r < h and _would_four(state, base, w, h, c, r):
+            out[k] = c
+            k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def wide_free_cells(state):
+    return state[cells_at(state)] - state[PLY]
+
+
+@njit(cache=True, nogil=True)
+def wide_symmetric(state):
+    """The position (stones and blocked cells) is its own left-right mirror image."""
+    w = state[WIDTH]
+    n = _nlines(state)
+    for k in range(3):
+        for r in range(state[HEIGHT]):
+            row = state[HEADER + k * n + r]
+            for c in range(w // 2):
+                if ((row >> c) & 1) != ((row >> (w - 1 - c)) & 1):
+                    return False
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _wide_playout(state, rng, work, owner, tactics):
+    """The playout loop on a copy of the position in ``work``: returns (winner, length) with
+    ``length`` = 1 + the moves it played (as the one-word layout's ``_c4_playout``)."""
+    played = np.int64(1)
+    if state[WINNER] != NO_WINNER:
+        return state[WINNER], played
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    n = lines_jit(w, h)
+    tops = HEADER + 3 * n
+    end = tops + 2 * w                      # work[end, end+W): the open columns
+    for i in range(HEADER, end):
+        work[i] = state[i]
+    track = owner.shape[0] >= w
+    if track:
+        for c in range(w):
+            owner[c] = -1
+    k = 0
+    for c in range(w):
+        if work[tops + c] < h:
+            work[end + k] = c
+            k += 1
+    left = state[tops + 2 * w] - state[PLY]
+    mover = state[PLY] & 1
+    bits = np.uint64(0)
+    have = 0
+    while True:
+        idx = -1
+        if tactics:
+            mine = HEADER + mover * n
+            theirs = HEADER + (1 - mover) * n
+            threats = 0
+            for i in range(k):
+                c = work[end + i]
+                r = work[tops + c]
+                if _would_four(work, mine, w, h, c, r):
+                    return mover, played + 1            # takes the win
+                if _would_four(work, theirs, w, h, c, r):
+                    threats += 1
+                    idx = i
+            if threats > 1:
+                return 1 - mover, played + 2            # two threats: lost
+        if idx < 0:
+            if have == 0:
+                bits = rng_next(rng)
+                have = 2
+            idx = np.int64(((bits & np.uint64(0xFFFFFFFF)) * np.uint64(k)) >> np.uint64(32))
+            bits >>= np.uint64(32)
+            have -= 1
+        c = work[end + idx]
+        r = work[tops + c]
+        win = _set_cell(work, HEADER + mover * n, w, h, c, r)
+        played += 1
+        if track and owner[c] < 0:
+            owner[c] = mover
+        if win and not tactics:
+            return mover, played
+        left -= 1
+        if left == 0:
+            return DRAW, played
+        r = _next_row(work, tops + w, c, r + 1, h)
+        work[tops + c] = r
+        if r >= h:
+            k -= 1
+            work[end + idx] = work[end + k]
+        mover = 1 - mover
+
+
+@njit(cache=True, nogil=True)
+def wide_playout(state, rng, work, owner):
+    """Uniformly random moves to the end; returns the winner, ``state`` unchanged."""
+    return _wide_playout(state, rng, work, owner, False)[0]
+
+
+@njit(cache=True, nogil=True)
+def wide_playout_tactical(state, rng, work, owner):
+    """Random playout that takes wins and blocks a single threat (two threats: lost)."""
+    return _wide_playout(state, rng, work, owner, True)[0]
+
+
+@njit(cache=True, nogil=True)
+def wide_playout_quality(state, rng, work):
+    return _wide_playout(state, rng, work, work[:0], False)
