@@ -6,7 +6,7 @@ with its own copy of the state and its own random stream), and returns the count
 
     >>> r = bench_playouts("connect4", 7, 6, seconds=0.05)
     >>> sorted(r)[:4], r["size"], r["threads"]
-    (['black_win_rate', 'chunk', 'draw_rate', 'game'], '7x6', 1)
+    (['black_win_rate', 'blocked', 'chunk', 'draw_rate'], '7x6', 1)
 
 ``run_timed`` is the game-agnostic timing loop; ``benchmarks/plain_playouts.py`` times its plain
 reference playouts with it too, so both sides are measured the same way.
@@ -108,7 +108,7 @@ def summarise(game: str, width: int, height: int, threads: int, timed: dict, **e
 
 
 def bench_playouts(game: str, width: int, height: int, seconds: float, threads: int = 1,
-                   seed: int = 0) -> dict:
+                   seed: int = 0, blocked=()) -> dict:
     """Time the kernel's ``playout_batch`` from the empty ``width`` x ``height`` board.
 
     Returns ``game``, ``size`` ("WxH"), ``threads``, ``seconds`` (measured wall time),
@@ -116,7 +116,7 @@ def bench_playouts(game: str, width: int, height: int, seconds: float, threads: 
     ``chunk`` (playouts per jitted call).  Thread ``i`` uses the random stream ``seed + i``.
     """
     game = game_name(game)
-    state = make_board(game, (width, height)).state.copy()
+    state = get_game(game).new_board((width, height), blocked=blocked).state.copy()
 
     def make_worker(i: int):
         own = state.copy()
@@ -124,13 +124,20 @@ def bench_playouts(game: str, width: int, height: int, seconds: float, threads: 
         return lambda count: playout_batch(own, rng, count)
 
     timed = run_timed(make_worker, seconds, threads)
-    return summarise(game, width, height, threads, timed, impl="boardai")
+    return summarise(game, width, height, threads, timed, impl="boardai",
+                     blocked=get_game(game).blocked_text(blocked))
+
+
+def _blocked_text(result: dict) -> str:
+    cells = result.get("blocked")
+    return f" blocked {' '.join(cells)}" if cells else ""
 
 
 def format_playouts(result: dict) -> str:
     """One line for people, e.g. ``hex 11x11, 1 thread: 1,234,567 playouts in 3.00 s = ...``."""
     t = result["threads"]
-    line = (f"{result['game']} {result['size']}, {t} thread{'s' if t != 1 else ''}: "
+    line = (f"{result['game']} {result['size']}{_blocked_text(result)}, "
+            f"{t} thread{'s' if t != 1 else ''}: "
             f"{result['playouts']:,} playouts in {result['seconds']:.2f} s = "
             f"{result['playouts_per_s']:,.0f} playouts/s "
             f"(Black wins {100 * result['black_win_rate']:.1f}%")
@@ -141,7 +148,8 @@ def format_playouts(result: dict) -> str:
 
 # --- MCTS simulations per second ------------------------------------------------------------
 
-def mcts_sims_per_second(spec: str, game: str, width: int, height: int, seconds: float) -> float:
+def mcts_sims_per_second(spec: str, game: str, width: int, height: int, seconds: float,
+                         blocked=()) -> float:
     """Simulations per second of the engine ``spec`` searching the empty board for ``seconds``.
 
     The engine is warmed up first (numba caches loaded, OpenSpiel's bot built).  Our ``mcts``
@@ -151,7 +159,7 @@ def mcts_sims_per_second(spec: str, game: str, width: int, height: int, seconds:
     from boardai.engines.base import Limit
     from boardai.engines.registry import make_engine
 
-    board = make_board(game, (width, height))
+    board = get_game(game).new_board((width, height), blocked=blocked)
     warm = make_engine(spec)
     warm.play(board, Limit(sims=200))
     warm.close()
@@ -173,7 +181,7 @@ def mcts_sims_per_second(spec: str, game: str, width: int, height: int, seconds:
 
 
 def bench_mcts(game: str, width: int, height: int, seconds: float, threads: int = 1,
-               options: str = "", peer: bool = False) -> dict:
+               options: str = "", peer: bool = False, blocked=()) -> dict:
     """``mcts`` simulations per second from the empty board, with optional peer and 1-thread ratios.
 
     ``options`` are extra ``mcts`` options (``"rave=0,bridge=1"``).  With ``threads`` > 1 the
@@ -188,10 +196,11 @@ def bench_mcts(game: str, width: int, height: int, seconds: float, threads: int 
         return "mcts" + (":" + opts if opts else "")
 
     out: dict = {"game": game, "size": f"{width}x{height}", "threads": threads,
+                 "blocked": get_game(game).blocked_text(blocked),
                  "seconds": seconds, "engine": spec(threads)}
-    out["sims_per_s"] = mcts_sims_per_second(spec(threads), game, width, height, seconds)
+    out["sims_per_s"] = mcts_sims_per_second(spec(threads), game, width, height, seconds, blocked)
     if threads > 1:
-        one = mcts_sims_per_second(spec(1), game, width, height, seconds)
+        one = mcts_sims_per_second(spec(1), game, width, height, seconds, blocked)
         out["sims_per_s_1thread"] = one
         out["thread_scaling"] = out["sims_per_s"] / one
     if peer:
@@ -204,7 +213,7 @@ def bench_mcts(game: str, width: int, height: int, seconds: float, threads: int 
 def format_mcts(result: dict) -> str:
     """One line for people: the rate, and the ratios that were measured."""
     t = result["threads"]
-    line = (f"{result['engine']} on {result['game']} {result['size']}: "
+    line = (f"{result['engine']} on {result['game']} {result['size']}{_blocked_text(result)}: "
             f"{result['sims_per_s']:,.0f} simulations/s ({t} thread{'s' if t != 1 else ''})")
     if "thread_scaling" in result:
         line += (f"; 1 thread {result['sims_per_s_1thread']:,.0f}/s, "
@@ -220,13 +229,13 @@ def format_mcts(result: dict) -> str:
 
 
 def bench_alphabeta(game: str, width: int, height: int, seconds: float, evaluator: str | None = None,
-                    moves: str | None = None) -> dict:
+                    moves: str | None = None, blocked=()) -> dict:
     """Nodes per second of ``alphabeta`` (one thread) deepening from a position for ``seconds``."""
     from boardai.engines.base import Limit
     from boardai.engines.registry import make_engine
 
     game = game_name(game)
-    board = make_board(game, (width, height))
+    board = get_game(game).new_board((width, height), blocked=blocked)
     # by default a few moves in (the game's bench_position): ordering and cut-offs at work
     text = get_game(game).bench_position if moves is None else moves
     board.push_many(text)
@@ -235,6 +244,7 @@ def bench_alphabeta(game: str, width: int, height: int, seconds: float, evaluato
     engine.play(board, Limit(depth=1))                  # load the compiled code
     result = make_engine(spec).play(board, Limit(time=seconds))
     return {"game": game, "size": f"{width}x{height}", "position": text, "engine": spec,
+            "blocked": get_game(game).blocked_text(blocked),
             "eval": result.info["eval"], "seconds": result.time_s, "nodes": result.nodes,
             "depth": result.depth, "nodes_per_s": result.nodes / max(result.time_s, 1e-9),
             "move": result.name}
@@ -242,6 +252,7 @@ def bench_alphabeta(game: str, width: int, height: int, seconds: float, evaluato
 
 def format_alphabeta(result: dict) -> str:
     return (f"alphabeta eval={result['eval']} on {result['game']} {result['size']}"
+            f"{_blocked_text(result)}"
             f"{' after ' + result['position'] if result['position'] else ''}: "
             f"{result['nodes']:,} nodes in {result['seconds']:.2f} s = "
             f"{result['nodes_per_s']:,.0f} nodes/s (depth {result['depth']}, plays {result['move']})")

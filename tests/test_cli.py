@@ -59,7 +59,11 @@ def test_analyse_json_last_line(args):
     (["--engine", "random:speed=3"], "no option 'speed'"),
     (["--engine", "random:seed=x"], "not a valid"),
     (["--game", "connect4", "--moves", "4444444"], "column 4 is full"),
-    (["--game", "connect4", "--size", "9x9"], "W*(H+1) <= 64"),
+    (["--game", "connect4", "--size", "33x9"], "1x1 to 32x32"),
+    (["--game", "connect4", "--blocked", "8:1"], "off the 7x6 board"),
+    (["--game", "connect4", "--blocked", "4:1", "--blocked", "random"], "give it alone"),
+    (["--game", "hex", "--blocked", "1:1"], "Hex has none"),
+    (["--game", "hex", "--size", "random"], "no random board size"),
     (["--size", "0"], "1..26"),
 ])
 def test_analyse_bad_input_is_a_clear_usage_error(args, message):

@@ -50,7 +50,9 @@ C4_SESSION = [
     "game connect4", "boardsize 7 6", "play b 4", "genmove w", "play b 4", "play w 9",
     "play w x", "showboard", "clear_board", "play b 1", "play w 2", "play b 1", "play w 2",
     "play b 1", "play w 2", "play b 1", "final_score", "showboard", "genmove w", "undo",
-    "final_score", "boardsize 5", "boardsize 20 20", "quit",
+    "final_score", "boardsize 5", "boardsize 40 40", "boardsize 10 9", "block_cell 4 1",
+    "block_cell 11 1", "block_cell 4", "play b 4", "block_cell 5 5", "showboard", "clear_board",
+    "showboard", "boardsize 10 9", "showboard", "quit",
 ]
 
 

@@ -6,7 +6,10 @@ import json
 
 import click
 
-from boardai.cli.common import CONTEXT, Fail, game_option
+from boardai.cli.common import (
+    CONTEXT, Fail, blocked_option, board_from_options, game_option, setup_text, size_option,
+)
+from boardai.games import game_of
 from boardai.engines.base import LIMIT_OPTIONS, EngineError, EngineUnavailable, Option
 
 
@@ -62,7 +65,9 @@ def engines(as_json) -> None:
 
 @click.command(context_settings=CONTEXT)
 @game_option()
-@click.option("--size", help="Board size: N or WxH (default 11 for Hex, 7x6 for Connect Four).")
+@size_option()
+@blocked_option()
+@click.option("--seed", type=click.IntRange(0, 2**63 - 2), help="Seed for --size/--blocked random.")
 @click.option("--swap", is_flag=True, help="Hex: the swap rule is on.")
 @click.option("--moves", default="", help='Moves from the empty board: "c3 d4" (Connect Four also "4453").')
 @click.option("--engine", "spec", default="random", show_default=True, metavar="SPEC")
@@ -73,20 +78,19 @@ def engines(as_json) -> None:
 @click.option("--depth", type=LIMIT_TYPES["depth"], metavar="PLIES",
               help=f"Depth for the engine, in {LIMIT_TYPES['depth'].option.range_text()}.")
 @click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
-def analyse(game, size, swap, moves, spec, seconds, sims, depth, as_json) -> None:
+def analyse(game, size, blocked, seed, swap, moves, spec, seconds, sims, depth, as_json) -> None:
     """Ask an engine about a position: its move, value, principal variation, statistics.
 
     \b
     Examples:
       boardai analyse --game hex --size 9 --moves "e5 d6" --engine random
       boardai analyse --game connect4 --moves 4453 --engine random --json
+      boardai analyse --game connect4 --size 12x10 --blocked 4:1 --moves "4 4" --engine mcts
     """
     from boardai.engines.base import Limit
     from boardai.engines.registry import make_engine
-    from boardai.games import make_board
-
+    board = board_from_options(game.lower(), size, blocked, swap, seed)
     try:
-        board = make_board(game.lower(), size, swap=swap)
         board.push_many(moves)
         engine = make_engine(spec)
     except EngineUnavailable as exc:           # a missing optional package: not a usage error
@@ -104,11 +108,14 @@ def analyse(game, size, swap, moves, spec, seconds, sims, depth, as_json) -> Non
         raise Fail(f"{engine.spec}: {exc}") from None
     finally:
         engine.close()
-    payload = {"game": board.game_name, "size": board.size_text, "moves": board.moves_text(),
+    payload = {"game": board.game_name, "size": board.size_text,
+               "blocked": game_of(board).blocked_text(board.setup), "moves": board.moves_text(),
                "engine": engine.spec, **result.to_json()}
     payload["moves"] = [vars(m) for m in result.moves]
     payload["position"] = board.moves_text()
     if not as_json:
+        if board.setup:
+            click.echo(f"Board: {setup_text(board)}")
         click.echo(board.render())
         value = "-" if result.value is None else f"{result.value:+.3f}"
         click.echo(f"{board.turn} to move; {engine.spec} plays {result.name}  value {value}  "

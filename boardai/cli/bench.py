@@ -7,7 +7,9 @@ import os
 
 import click
 
-from boardai.cli.common import CONTEXT, Fail, game_option
+from boardai.cli.common import (
+    CONTEXT, Fail, blocked_option, board_from_options, game_option, size_option,
+)
 
 
 @click.group(context_settings=CONTEXT)
@@ -17,12 +19,13 @@ def bench() -> None:
 
 @bench.command("playouts", context_settings=CONTEXT)
 @game_option()
-@click.option("--size", help="N or WxH (default 11 for Hex, 7x6 for Connect Four).")
+@size_option()
+@blocked_option()
 @click.option("--seconds", type=float, default=2.0, show_default=True)
 @click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
-def bench_playouts_cmd(game, size, seconds, threads, seed, as_json) -> None:
+def bench_playouts_cmd(game, size, blocked, seconds, threads, seed, as_json) -> None:
     """Random playouts per second from the empty board.
 
     \b
@@ -31,21 +34,22 @@ def bench_playouts_cmd(game, size, seconds, threads, seed, as_json) -> None:
     """
     from boardai.bench import bench_playouts, format_playouts
 
-    w, h = _bench_size(game, size, seconds)
-    result = bench_playouts(game.lower(), w, h, seconds, threads, seed)
+    w, h, cells = _bench_size(game, size, seconds, blocked)
+    result = bench_playouts(game.lower(), w, h, seconds, threads, seed, cells)
     click.echo(json.dumps(result) if as_json else format_playouts(result))
 
 
 @bench.command("mcts", context_settings=CONTEXT)
 @game_option()
-@click.option("--size", help="N or WxH (default 11 for Hex, 7x6 for Connect Four).")
+@size_option()
+@blocked_option()
 @click.option("--seconds", type=float, default=3.0, show_default=True)
 @click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Root-parallel threads; >1 also measures one thread for the scaling.")
 @click.option("--options", default="", metavar="K=V,...", help="Extra mcts options, e.g. rave=0.")
 @click.option("--peer", is_flag=True, help="Also measure OpenSpiel's C++ MCTSBot (needs open_spiel).")
 @click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
-def bench_mcts_cmd(game, size, seconds, threads, options, peer, as_json) -> None:
+def bench_mcts_cmd(game, size, blocked, seconds, threads, options, peer, as_json) -> None:
     """MCTS simulations per second from the empty board.
 
     \b
@@ -56,26 +60,27 @@ def bench_mcts_cmd(game, size, seconds, threads, options, peer, as_json) -> None
     from boardai.bench import bench_mcts, format_mcts
     from boardai.engines.registry import EngineSpecError, make_engine
 
-    w, h = _bench_size(game, size, seconds)
+    w, h, cells = _bench_size(game, size, seconds, blocked)
     try:
         make_engine("mcts:" + options if options else "mcts")
         if peer:
             make_engine("openspiel-mcts")
     except (EngineSpecError, ValueError, ImportError) as exc:
         raise click.UsageError(str(exc)) from None
-    result = bench_mcts(game.lower(), w, h, seconds, threads, options, peer)
+    result = bench_mcts(game.lower(), w, h, seconds, threads, options, peer, cells)
     click.echo(json.dumps(result) if as_json else format_mcts(result))
 
 
 @bench.command("alphabeta", context_settings=CONTEXT)
 @game_option(default="connect4")
-@click.option("--size", help="N or WxH (default 11 for Hex, 7x6 for Connect Four).")
+@size_option()
 @click.option("--eval", "evaluator", help="Evaluator (default: the game's; see boardai engines).")
 @click.option("--moves", default=None, help='Position to search from (default: Connect Four "4453", '
               "Hex the empty board).")
 @click.option("--seconds", type=float, default=3.0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
-def bench_alphabeta_cmd(game, size, evaluator, moves, seconds, as_json) -> None:
+@blocked_option()
+def bench_alphabeta_cmd(game, size, evaluator, moves, seconds, as_json, blocked) -> None:
     """Alpha-beta nodes per second (one thread, iterative deepening for SECONDS).
 
     \b
@@ -86,10 +91,10 @@ def bench_alphabeta_cmd(game, size, evaluator, moves, seconds, as_json) -> None:
     from boardai.bench import bench_alphabeta, format_alphabeta
     from boardai.engines.alphabeta import evaluator_id
 
-    w, h = _bench_size(game, size, seconds)
+    w, h, cells = _bench_size(game, size, seconds, blocked)
     try:
         evaluator_id(game.lower(), evaluator)
-        result = bench_alphabeta(game.lower(), w, h, seconds, evaluator, moves)
+        result = bench_alphabeta(game.lower(), w, h, seconds, evaluator, moves, cells)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(json.dumps(result) if as_json else format_alphabeta(result))
@@ -125,15 +130,10 @@ def bench_solver_cmd(classes, limit, tt_bits, as_json) -> None:
         click.echo(json.dumps({"rows": rows, "load1": load}))
 
 
-def _bench_size(game: str, size: str | None, seconds: float) -> tuple[int, int]:
-    """The board size a bench command was given, checked (a usage error names what is accepted)."""
-    from boardai.games import make_board, parse_size
-
-    try:
-        w, h = parse_size(game.lower(), size)
-        make_board(game.lower(), (w, h))
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
+def _bench_size(game: str, size: str | None, seconds: float, blocked=()):
+    """(width, height, blocked cells) a bench command was given, checked (a usage error names
+    what is accepted; ``random`` draws are seeded with 0, so a bench is repeatable)."""
+    board = board_from_options(game.lower(), size, blocked, seed=0)
     if seconds <= 0:
         raise click.UsageError("--seconds must be > 0")
-    return w, h
+    return board.width, board.height, board.setup

@@ -17,3 +17,40 @@ class Fail(click.ClickException):
 def game_option(default: str = boardai.games.DEFAULT_GAME, help: str | None = None):
     """The ``--game`` option: any registered game, ``default`` shown in the help."""
     return click.option("--game", type=GAME_CHOICE, default=default, show_default=True, help=help)
+
+
+SIZE_HELP = ("Board size: N or WxH{default}; Connect Four also 'random' (seed 002's course: M rows "
+             "and N columns drawn from 9..12).")
+
+
+def size_option(default: str = " (default 11 for Hex, 7x6 for Connect Four)", **kw):
+    """The ``--size`` option (N, WxH, or ``random`` for games with a random board draw)."""
+    return click.option("--size", help=SIZE_HELP.format(default=default), **kw)
+
+
+def blocked_option():
+    """``--blocked COL:ROW`` (repeatable) or ``--blocked random``: Connect Four's no-go cells."""
+    return click.option("--blocked", multiple=True, metavar="COL:ROW",
+                        help="Connect Four: a cell no stone may stand on (column 1.., row 1 = "
+                             "bottom; repeat for more), or 'random' for one no-go cell drawn "
+                             "over the board as seed 002's course does; --seed makes it "
+                             "reproducible.")
+
+
+def board_from_options(game: str, size, blocked=(), swap: bool = False, seed: int | None = None):
+    """The board ``--size/--blocked/--swap`` describe (random draws seeded by ``seed``); a
+    usage error naming what is accepted."""
+    import random
+
+    try:
+        return boardai.games.get_game(game).setup_board(size, blocked, swap, random.Random(seed))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def setup_text(board) -> str:
+    """One line for people: the size and blocked cells of ``board`` ("12x10, blocked 4:1")."""
+    text = board.size_text
+    if board.setup:
+        text += ", blocked " + " ".join(boardai.games.game_of(board).blocked_text(board.setup))
+    return text

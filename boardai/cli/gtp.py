@@ -6,16 +6,18 @@ import sys
 
 import click
 
-from boardai.cli.common import CONTEXT, game_option
+from boardai.cli.common import CONTEXT, blocked_option, game_option, size_option
 
 
 @click.command(context_settings=CONTEXT)
 @game_option()
 @click.option("--engine", "spec", default="random", show_default=True, metavar="SPEC",
               help="The engine to serve, e.g. random:seed=1.")
-@click.option("--size", help="Initial board size (N or WxH); GTP boardsize changes it.")
+@size_option("; GTP boardsize changes it")
+@blocked_option()
+@click.option("--seed", type=click.IntRange(0, 2**63 - 2), help="Seed for --size/--blocked random.")
 @click.option("--swap", is_flag=True, help="Hex: allow swap-pieces as White's first move.")
-def gtp(game, spec, size, swap) -> None:
+def gtp(game, spec, size, blocked, seed, swap) -> None:
     """Serve an engine over GTP/HTP on stdin/stdout (HexGui, referees, `gtp:` clients).
 
     The protocol is UTF-8 whatever the locale; a line that is not UTF-8 is answered `?`.
@@ -29,13 +31,15 @@ def gtp(game, spec, size, swap) -> None:
       =
       genmove white
       = b4
+
+    Connect Four's blocked cells: `block_cell 4 1` on an empty board (column 4, bottom row).
     """
     from boardai.engines.registry import make_engine
     from boardai.ui.gtp_server import GtpServer
 
     try:
         engine = make_engine(spec)
-        server = GtpServer(engine, game.lower(), size, swap)
+        server = GtpServer(engine, game.lower(), size, swap, blocked=blocked, seed=seed)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     try:

@@ -6,13 +6,14 @@ import sys
 
 import click
 
-from boardai.cli.common import CONTEXT, Fail, game_option
+from boardai.cli.common import CONTEXT, Fail, blocked_option, game_option, size_option
 from boardai.engines.base import MAX_SEED, EngineError, EngineUnavailable
 
 
 @click.command(context_settings=CONTEXT)
 @game_option(help="Which game.")
-@click.option("--size", help="Board size: N or WxH (Hex default 7 here, Connect Four 7x6).")
+@size_option(" (Hex default 7 here, Connect Four 7x6)")
+@blocked_option()
 @click.option("--swap", is_flag=True, help="Hex: allow the swap rule (White may take Black's first stone).")
 @click.option("--black", "black", metavar="SPEC", help="Black (first player): human or an engine spec.")
 @click.option("--white", "white", metavar="SPEC", help="White: human or an engine spec.")
@@ -21,7 +22,7 @@ from boardai.engines.base import MAX_SEED, EngineError, EngineUnavailable
 @click.option("--save", type=click.Path(dir_okay=False), help="Record the game to this SGF file.")
 @click.option("--load", type=click.Path(dir_okay=False), help="Resume the game recorded in this file.")
 @click.option("--no-color", is_flag=True, help="Plain ASCII (also when NO_COLOR is set).")
-def play(game, size, swap, black, white, seed, save, load, no_color) -> None:
+def play(game, size, blocked, swap, black, white, seed, save, load, no_color) -> None:
     """Play a game in the terminal (human vs human, vs machine, or machine vs machine).
 
     With no --black/--white it asks the board size, the number of humans and your colour.
@@ -33,6 +34,8 @@ def play(game, size, swap, black, white, seed, save, load, no_color) -> None:
       boardai play
       boardai play --size 9 --swap --black human --white random
       boardai play --game connect4 --black random --white random --seed 1
+      boardai play --game connect4 --size random --blocked random   # seed 002's course board
+      boardai play --game connect4 --size 10x9 --blocked 4:1 --black human
       boardai play --load game.sgf
     """
     from boardai.records import RecordError
@@ -41,7 +44,7 @@ def play(game, size, swap, black, white, seed, save, load, no_color) -> None:
 
     try:
         session = build_game(game.lower(), size, swap, black, white, seed, save, load,
-                             use_color(no_color, sys.stdout))
+                             use_color(no_color, sys.stdout), blocked=blocked)
     except RecordError as exc:
         raise Fail(str(exc)) from None
     except EngineUnavailable as exc:           # a missing optional package: not a usage error

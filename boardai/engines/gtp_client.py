@@ -107,7 +107,7 @@ class GtpEngine(Engine):
         self.stderr = stderr        # where the engine's stderr goes (a file; None: discarded)
         self._conn: GtpConnection | None = None
         self._known: list[int] | None = None      # moves the engine's board holds
-        self._setup: tuple | None = None           # (game, width, height) sent
+        self._setup: tuple | None = None           # (game, width, height, blocked) sent
         self._time: float | None = None
         self._commands: set[str] = set()
 
@@ -138,16 +138,20 @@ class GtpEngine(Engine):
             self._time = None
         return self._conn
 
-    def send(self, command: str, timeout: float | None = None) -> str:
-        """One command's answer within ``timeout`` seconds (default: the engine's timeout, else
-        30 s); a timeout, a vanished engine and a ``?`` answer raise the engine fault types."""
-        wait = timeout or self.timeout or COMMAND_TIMEOUT
+    def _started(self) -> GtpConnection:
+        """The running engine (started if need be), its start-up faults as engine faults."""
         try:
-            conn = self._connection()
+            return self._connection()
         except GtpTimeout as exc:           # no answer to list_commands
             raise GtpEngineTimeout(str(exc)) from None
         except GtpDisconnected as exc:      # it cannot start, or died at once
             raise GtpEngineGone(str(exc)) from None
+
+    def send(self, command: str, timeout: float | None = None) -> str:
+        """One command's answer within ``timeout`` seconds (default: the engine's timeout, else
+        30 s); a timeout, a vanished engine and a ``?`` answer raise the engine fault types."""
+        wait = timeout or self.timeout or COMMAND_TIMEOUT
+        conn = self._started()
         try:
             return conn.send(command, timeout=wait)
         except GtpTimeout as exc:
@@ -177,13 +181,19 @@ class GtpEngine(Engine):
             return None
 
     def sync(self, board: Board) -> None:
-        setup = (board.game_name, board.width, board.height)
+        setup = (board.game_name, board.width, board.height, board.setup)
         if self._setup != setup:
+            self._started()             # so its command list is known
+            if board.setup and "block_cell" not in self._commands:
+                raise GtpEngineRefused(f"{self.program or 'the engine'} has no block_cell "
+                                       "command: it cannot play a board with blocked cells")
             if "game" in self._commands:
                 self.send(f"game {board.game_name}")
             size = game_of(board).size_text(board.width, board.height)
             self.send(f"boardsize {size.replace('x', ' ')}")
             self.send("clear_board")
+            for text in game_of(board).blocked_text(board.setup):
+                self.send("block_cell " + text.replace(":", " "))
             self._setup = setup
             self._known = []
         history = board.move_stack

@@ -10,8 +10,10 @@ A description is plain data plus a few small hooks (functions of the board or th
 
 from __future__ import annotations
 
+import random
+import re
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -48,6 +50,8 @@ class RecordRules:
 
     ``gm``: the GM value written; ``gm_aliases``: other GM values read as this game.
     ``size_short``: a square board is written ``SZ[N]`` (else always ``SZ[W:H]``).
+    ``blocked_prop``: the root property listing the blocked cells, one ``COL:ROW`` value each
+    (1-based, row 1 at the bottom), for games with blocked cells.
     ``props``: root properties only this game has, each with what it holds ("the position"),
     written by ``write_props(board)`` and checked by ``check_prop(key, value, board)`` once the
     moves are read (returns the problem, where ``{prop}`` stands for the property as written, or
@@ -56,6 +60,7 @@ class RecordRules:
 
     gm: str
     gm_aliases: tuple[str, ...] = ()
+    blocked_prop: str = ""                     # root property of the blocked cells (COL:ROW each)
     size_short: bool = False
     size_example: str = "SZ[7:6] (7 wide, 6 high)"
     props: dict[str, str] = field(default_factory=dict)
@@ -96,6 +101,11 @@ class Game:
     opening_suites: dict[str, Callable[[int, int, int], tuple[tuple[int, ...], ...]]] = \
         field(default_factory=dict)
     openspiel_game: Callable[[Board], str] | None = None   # OpenSpiel's name for the board
+    # set-ups beyond the size: blocked cells (Connect Four's no-go cells) and random boards
+    blocked_cells: bool = False                # cells may be blocked (--blocked COL:ROW)
+    random_size: Callable[[random.Random], tuple[int, int]] | None = None       # --size random
+    random_blocked: Callable[[random.Random, int, int], tuple[tuple[int, int], ...]] | None = None
+    random_what: str = ""                      # what --size/--blocked random draw, for help
 
     # --- sizes --------------------------------------------------------------------------
     def parse_size(self, size: str | int | tuple[int, int] | None) -> tuple[int, int]:
@@ -125,13 +135,79 @@ class Game:
     def play_size_or_default(self) -> tuple[int, int]:
         return self.play_size or self.default_size
 
-    def new_board(self, size=None, swap: bool = False) -> Board:
-        """An empty board; ValueError naming what is accepted."""
+    def new_board(self, size=None, swap: bool = False,
+                  blocked: Iterable[tuple[int, int]] = ()) -> Board:
+        """An empty board; ValueError naming what is accepted.  ``blocked``: 0-based (col, row)
+        cells, row 0 at the bottom, for games with ``blocked_cells``."""
         w, h = self.parse_size(size)
         if swap and not self.swap:
             raise ValueError(f"the swap rule is a rule of {swap_games_text()}; "
                              f"{self.title} has none")
+        blocked = tuple(blocked)
+        if blocked:
+            if not self.blocked_cells:
+                raise ValueError(f"blocked cells are a rule of {blocked_games_text()}; "
+                                 f"{self.title} has none")
+            return self.board(w, h, blocked=blocked)
         return self.board(w, h, swap=True) if swap else self.board(w, h)
+
+    # --- blocked cells and random set-ups (--size random, --blocked COL:ROW / random) -------
+    def parse_blocked(self, texts: Iterable[str], width: int, height: int
+                      ) -> tuple[tuple[int, int], ...]:
+        """``COL:ROW`` texts (1-based, row 1 at the bottom, as people count) as 0-based cells;
+        ValueError naming what is accepted."""
+        texts = [t for t in texts]
+        if texts and not self.blocked_cells:
+            raise ValueError(f"blocked cells are a rule of {blocked_games_text()}; "
+                             f"{self.title} has none: leave --blocked out")
+        cells = []
+        for text in texts:
+            m = re.fullmatch(r"\s*(\d{1,3})\s*[:,]\s*(\d{1,3})\s*", str(text))
+            if not m:
+                raise ValueError(f"bad blocked cell {text!r}: write COL:ROW, column 1-{width} "
+                                 f"and row 1-{height} counted from the bottom, e.g. 4:1")
+            c, r = int(m.group(1)), int(m.group(2))
+            if not (1 <= c <= width and 1 <= r <= height):
+                raise ValueError(f"blocked cell {text.strip()} is off the "
+                                 f"{self.size_text(width, height)} board: column 1-{width}, "
+                                 f"row 1-{height} (1 = bottom)")
+            cells.append((c - 1, r - 1))
+        return tuple(cells)
+
+    @staticmethod
+    def blocked_text(cells: Iterable[tuple[int, int]]) -> list[str]:
+        """0-based cells as people write them: ``COL:ROW``, 1-based."""
+        return [f"{c + 1}:{r + 1}" for c, r in cells]
+
+    def setup_board(self, size: str | int | tuple[int, int] | None = None,
+                    blocked: Iterable[str] | str | None = (), swap: bool = False,
+                    rng: random.Random | None = None) -> Board:
+        """The board the options ``--size``, ``--blocked`` (repeatable) and ``--swap`` describe.
+
+        ``--size random`` and ``--blocked random`` draw the board the game's ``random_size`` and
+        ``random_blocked`` describe (Connect Four: seed 002's course) from ``rng``; ValueError
+        naming what is accepted for anything else.
+        """
+        rng = rng or random.Random()
+        texts = [blocked] if isinstance(blocked, str) else list(blocked or ())
+        if isinstance(size, str) and size.strip().lower() == "random":
+            if self.random_size is None:
+                raise ValueError(f"{self.title} has no random board size: give its size "
+                                 f"(e.g. {self.size_text(*self.default_size)})")
+            w, h = self.random_size(rng)
+        else:
+            w, h = self.parse_size(size)
+        if any(t.strip().lower() == "random" for t in texts):
+            if self.random_blocked is None:
+                raise ValueError(f"blocked cells are a rule of {blocked_games_text()}; "
+                                 f"{self.title} has none: leave --blocked out")
+            if len(texts) > 1:
+                raise ValueError("--blocked random draws the blocked cells itself: give it "
+                                 "alone, or give every cell as COL:ROW")
+            cells = self.random_blocked(rng, w, h)
+        else:
+            cells = self.parse_blocked(texts, w, h)
+        return self.new_board((w, h), swap=swap, blocked=cells)
 
     # --- people -------------------------------------------------------------------------
     def hint(self, board: Board) -> str:
@@ -202,6 +278,11 @@ def get_game(name: str | Game) -> Game:
 def game_of(board: Board) -> Game:
     """The description of ``board``'s game."""
     return _BY_KERNEL[board.game_id]
+
+
+def blocked_games_text() -> str:
+    """The games with blocked cells, for messages ("Connect Four")."""
+    return " and ".join(g.title for g in _GAMES.values() if g.blocked_cells) or "no game here"
 
 
 def swap_games_text() -> str:

@@ -30,11 +30,15 @@ RESIGN = "resign"
 NO_SWAP_WORDS = ("", "none", "noswap", "no-swap", "no swap", "standard")
 # the games' own root properties (Connect Four's PO): known, and root-only, like the common ones
 GAME_PROPS = frozenset(k for g in all_games().values() for k in g.records.props)
+# the blocked cells' properties (Connect Four's NG[4:1]): read before the moves, root-only
+BLOCKED_PROPS = frozenset(g.records.blocked_prop for g in all_games().values()
+                          if g.records.blocked_prop)
 # Root properties with a meaning here; everything else in the root is kept in ``extra``.
-KNOWN_ROOT = frozenset({"FF", "GM", "SZ", "RU", "AP", "DT", "PB", "PW", "RE", "CA"}) | GAME_PROPS
+KNOWN_ROOT = frozenset({"FF", "GM", "SZ", "RU", "AP", "DT", "PB", "PW", "RE", "CA"}) | GAME_PROPS \
+    | BLOCKED_PROPS
 MOVE_KEYS = ("B", "W")
 SETUP_KEYS = ("AB", "AW", "AE")
-ROOT_ONLY = frozenset({"FF", "GM", "SZ", "RU", "AP", "CA"}) | GAME_PROPS
+ROOT_ONLY = frozenset({"FF", "GM", "SZ", "RU", "AP", "CA"}) | GAME_PROPS | BLOCKED_PROPS
 _OTHER_GAMES = {"1": "Go", "2": "Othello", "3": "chess", "4": "Gomoku/Renju", "7": "Chinese chess",
                 "8": "Shogi", "9": "Lines of Action"}
 
@@ -53,12 +57,14 @@ class GameRecord:
     ``0`` (draw), ``B+T``/``W+T`` (time), ``B+F``/``W+F`` (forfeit), ``?`` or ``Void``;
     ``resigned`` is ``B`` or ``W`` when that side resigned (``result`` is then the other's win).
     ``extra`` keeps other root properties (``GN``, ``EV``, ``C``, ...) so they survive a rewrite.
+    ``blocked``: the board's blocked cells, 0-based (col, row) with row 0 at the bottom.
     """
 
     game: str
     width: int
     height: int
     swap: bool = False
+    blocked: tuple[tuple[int, int], ...] = ()
     moves: list[int] = field(default_factory=list)
     black: str | None = None
     white: str | None = None
@@ -73,7 +79,8 @@ class GameRecord:
         """The record of ``board``'s game so far (dated today; result set when it is over)."""
         outcome = board.outcome()
         return cls(game=board.game_name, width=board.width, height=board.height,
-                   swap=bool(getattr(board, "swap_allowed", False)), moves=board.move_stack,
+                   swap=bool(getattr(board, "swap_allowed", False)), blocked=board.setup,
+                   moves=board.move_stack,
                    black=black, white=white, result=outcome.result() if outcome else None,
                    date=_dt.date.today().isoformat())
 
@@ -84,7 +91,8 @@ class GameRecord:
 
 def _replay(record: GameRecord) -> tuple[Board, list[str]]:
     """The record's board after its moves, and the move nodes (``;B[a1]``) to write."""
-    board = _new_board(record.game, record.width, record.height, record.swap, "<record>", None)
+    board = _new_board(record.game, record.width, record.height, record.swap, "<record>", None,
+                       record.blocked)
     nodes = []
     for i, move in enumerate(record.moves):
         colour = board.turn.letter
@@ -129,6 +137,8 @@ def dumps(record: GameRecord) -> str:
     root.append(("SZ", str(board.width) if square else f"{board.width}:{board.height}"))
     if record.swap:
         root.append(("RU", "swap"))
+    if board.setup:
+        root.append((rules.blocked_prop, get_game(game).blocked_text(board.setup)))
     root.append(("AP", f"boardai:{__version__}"))
     for key, value in (("DT", record.date), ("PB", record.black), ("PW", record.white),
                        ("RE", result)):
@@ -142,10 +152,12 @@ def dumps(record: GameRecord) -> str:
                               f"property names in capitals other than "
                               f"{', '.join(sorted(KNOWN_ROOT))}, B, W, AB, AW, AE", "<record>")
         root.append((key, str(value)))
-    if any(not v.isascii() for _, v in root):
+    if any(not str(v).isascii() for _, v in root):
         root.insert(1, ("CA", "UTF-8"))
 
-    tokens = [f"{key}[{escape(value)}]" for key, value in root]
+    tokens = [key + "".join(f"[{escape(v)}]" for v in (value if isinstance(value, list)
+                                                       else [value]))
+              for key, value in root]
     tokens[0] = "(;" + tokens[0]
     return layout(tokens, nodes)
 
@@ -282,7 +294,8 @@ def _interpret(nodes: list[Node], source: str) -> GameRecord:
     moves = _move_nodes(nodes, err)
     if swap is None:  # HexGui writes no RU: a swap move in the record means the rule was on
         swap = game.swap and any(game.is_swap_text(v) for _, v, _ in moves)
-    board = _empty_board(root, game, width, height, swap, moves)
+    blocked = _blocked(root, game, width, height)
+    board = _empty_board(root, game, width, height, swap, moves, blocked)
     resign_node = _play_moves(board, moves, err)
 
     if resign_node is not None:
@@ -305,7 +318,7 @@ def _interpret(nodes: list[Node], source: str) -> GameRecord:
 
     _check_game_props(root, game, board)
     return GameRecord(game=game.name, width=width, height=height, swap=bool(swap),
-                      moves=board.move_stack, black=root.single("PB"), white=root.single("PW"),
+                      blocked=board.setup, moves=board.move_stack, black=root.single("PB"), white=root.single("PW"),
                       result=result, resigned=resigned, date=root.single("DT"), extra=extra)
 
 
@@ -320,6 +333,22 @@ def _size(root: _Root, game: Game) -> tuple[int, int]:
                        root.line("SZ"))
     width = int(m.group(1))
     return width, int(m.group(2)) if m.group(2) else width
+
+
+def _blocked(root: _Root, game: Game, width: int, height: int) -> tuple[tuple[int, int], ...]:
+    """The blocked cells (NG[4:1][7:3] in Connect Four); another game's property is refused."""
+    for key in BLOCKED_PROPS:
+        if key not in root.props:
+            continue
+        prop = root.props[key]
+        if key != game.records.blocked_prop:
+            raise root.err(f"{prop.text()}: {game.title} has no blocked cells: leave {key} out",
+                           prop.line)
+        try:
+            return game.parse_blocked(prop.values, width, height)
+        except ValueError as exc:
+            raise root.err(f"{prop.text()}: {exc}", prop.line) from None
+    return ()
 
 
 def _swap_rule(root: _Root, game: Game) -> bool | None:
@@ -365,11 +394,11 @@ def _move_nodes(nodes: list[Node], err) -> list[tuple[str, str, int]]:
 
 
 def _empty_board(root: _Root, game: Game, width: int, height: int, swap: bool,
-                 moves: list[tuple[str, str, int]]) -> Board:
+                 moves: list[tuple[str, str, int]], blocked=()) -> Board:
     """The record's empty board; a bad size or a swap rule it cannot have is the record's error."""
     sz = root.single("SZ")
     try:
-        return game.new_board((width, height), swap=swap)
+        return game.new_board((width, height), swap=swap, blocked=blocked)
     except ValueError as exc:
         if swap and width != height:
             if "RU" in root.props:
@@ -457,13 +486,14 @@ def _game_of(gm: str, source: str, line: int | None) -> Game:
     raise RecordError(f"{what}: use {either}", source, line)
 
 
-def _new_board(game: str, width, height, swap: bool, source: str, line: int | None) -> Board:
+def _new_board(game: str, width, height, swap: bool, source: str, line: int | None,
+               blocked=()) -> Board:
     try:
         rules = get_game(game)
     except ValueError:
         rules = _game_of(game, source, line)
     try:
-        return rules.new_board((width, height), swap=bool(swap))
+        return rules.new_board((width, height), swap=bool(swap), blocked=blocked)
     except (ValueError, TypeError) as exc:
         raise RecordError(f"bad board: {exc}", source, line) from None
 

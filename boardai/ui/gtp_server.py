@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+import random
 import re
 import sys
 import time
@@ -22,7 +23,7 @@ from boardai.engines.base import PlayResult
 from boardai.games import (
     DEFAULT_GAME, Board, Color, InvalidMoveError, MoveError, all_games, get_game,
 )
-from boardai.games.game import swap_games_text
+from boardai.games.game import blocked_games_text, swap_games_text
 from boardai.gtp.protocol import decode_command, format_response, parse_command
 
 # what time_settings / time_left accept, and the longest move the server ever asks for
@@ -137,11 +138,13 @@ class GtpServer:
     """Serves ``engine`` for ``game``; ``handle(line)`` returns the answer text."""
 
     def __init__(self, engine: Engine, game: str = DEFAULT_GAME, size: str | None = None,
-                 swap: bool = False, err: IO[str] | None = None):
+                 swap: bool = False, err: IO[str] | None = None, blocked=(),
+                 seed: int | None = None):
         self.engine = engine
         self.game = get_game(game)
         self.swap = swap
-        self.board: Board = self.game.new_board(size, swap=swap and self.game.swap)
+        self.board: Board = self.game.setup_board(size, blocked, swap and self.game.swap,
+                                                  random.Random(seed))
         self.clock = TimeControl()
         self.err = err if err is not None else sys.stderr
         self.done = False
@@ -156,6 +159,9 @@ class GtpServer:
                               "known_command needs one command name, e.g. known_command genmove"),
             "boardsize": (self.cmd_boardsize, None, ""),
             "clear_board": (self.cmd_clear_board, no_args, ""),
+            "block_cell": (self.cmd_block_cell, (2,),
+                           "block_cell needs a column and a row counted from 1 at the bottom, "
+                           "e.g. block_cell 4 1"),
             "game": (self.cmd_game, None, ""),
             "play": (self.cmd_play, None, ""),
             "genmove": (self.cmd_genmove, None, ""),
@@ -223,9 +229,9 @@ class GtpServer:
     def cmd_known_command(self, args: list[str]) -> str:
         return "true" if args[0].lower() in self.commands else "false"
 
-    def _new_board(self, size: str | tuple[int, int] | None) -> None:
+    def _new_board(self, size: str | tuple[int, int] | None, blocked=()) -> None:
         try:
-            board = self.game.new_board(size, swap=self.swap and self.game.swap)
+            board = self.game.new_board(size, swap=self.swap and self.game.swap, blocked=blocked)
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         self.board = board
@@ -247,7 +253,25 @@ class GtpServer:
         return ""
 
     def cmd_clear_board(self, args: list[str]) -> str:
-        self._new_board((self.board.width, self.board.height))
+        """Takes every stone off; blocked cells stay (boardsize clears them)."""
+        self._new_board((self.board.width, self.board.height), self.board.setup)
+        return ""
+
+    def cmd_block_cell(self, args: list[str]) -> str:
+        """``block_cell COL ROW``: no stone may stand on that cell (Connect Four's no-go cell);
+        1-based, row 1 at the bottom, on an empty board only."""
+        if not self.game.blocked_cells:
+            raise CommandError(f"block_cell: blocked cells are a rule of {blocked_games_text()}; "
+                               f"{self.game.title} has none")
+        if self.board.ply:
+            raise CommandError("block_cell works on an empty board: clear_board first "
+                               "(blocked cells stay), then block_cell, then play")
+        try:
+            cells = self.game.parse_blocked([":".join(args)], self.board.width,
+                                            self.board.height)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        self._new_board((self.board.width, self.board.height), self.board.setup + cells)
         return ""
 
     def cmd_game(self, args: list[str]) -> str:

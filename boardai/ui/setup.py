@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 from typing import Callable, TextIO
@@ -41,20 +42,28 @@ def _seat_spec(spec: str) -> str:
 
 def build_game(game: str, size: str | None, swap: bool, black: str | None, white: str | None,
                seed: int | None, save: str | None, load: str | None, color: bool,
-               input_fn: Callable[[str], str] = input, out: TextIO | None = None) -> TerminalGame:
+               input_fn: Callable[[str], str] = input, out: TextIO | None = None,
+               blocked: tuple[str, ...] = ()) -> TerminalGame:
     """Everything ``boardai play`` needs; raises ValueError/RecordError with a clear message.
+
+    ``size`` may be ``random`` and ``blocked`` ``("random",)`` or ``COL:ROW`` texts (games with
+    blocked cells); random draws are seeded by ``seed``.
 
     ``out`` defaults to ``sys.stdout`` as it is at the call (not at import: a test runner or a
     caller may have replaced it since)."""
     out = sys.stdout if out is None else out
     record_path = Path(save).expanduser() if save else None
+    if load and blocked:
+        raise ValueError("--blocked sets up a new board; a loaded record brings its own")
     if load:
         rec = records.load(load)
         board = rec.to_board()
         black = black or rec.black or "human"
         white = white or rec.white or DEFAULT_ENGINE
         seats = (make_seat(_seat_spec(black), seed, 0), make_seat(_seat_spec(white), seed, 1))
-        out.write(f"Loaded {load}: {rec.game} {rec.width}x{rec.height}, {len(rec.moves)} moves\n")
+        cells = " ".join(get_game(rec.game).blocked_text(rec.blocked))
+        out.write(f"Loaded {load}: {rec.game} {rec.width}x{rec.height}"
+                  f"{', blocked ' + cells if cells else ''}, {len(rec.moves)} moves\n")
         record_path = record_path or Path(load)
         return TerminalGame(board, seats[0], seats[1], record_path, color, input_fn, out)
 
@@ -64,7 +73,7 @@ def build_game(game: str, size: str | None, swap: bool, black: str | None, white
         default_size = rules.size_text(*rules.play_size_or_default)
         if size is None:
             size = ask(input_fn, out, f"Enter the board size (press enter for {default_size}): ",
-                       default_size, lambda s: rules.new_board(s, swap=swap))
+                       default_size, lambda s: rules.setup_board(s, (), swap))
         humans = int(ask(input_fn, out, "Enter the number of human players (0, 1 or 2; "
                          "press enter for 0): ", "0", _check_count))
         if humans == 0:
@@ -78,7 +87,11 @@ def build_game(game: str, size: str | None, swap: bool, black: str | None, white
             black, white = ("human", DEFAULT_ENGINE) if mine == 0 else (DEFAULT_ENGINE, "human")
     black = black or DEFAULT_ENGINE
     white = white or DEFAULT_ENGINE
-    board = rules.new_board(rules.play_size_or_default if size is None else size, swap=swap)
+    board = rules.setup_board(rules.play_size_or_default if size is None else size, blocked,
+                              swap, random.Random(seed))
+    if board.setup or (isinstance(size, str) and size.strip().lower() == "random"):
+        cells = " ".join(rules.blocked_text(board.setup))
+        out.write(f"Board: {board.size_text}{', blocked ' + cells if cells else ''}\n")
     seats: tuple[Seat, Seat] = (make_seat(_seat_spec(black), seed, 0),
                                 make_seat(_seat_spec(white), seed, 1))
     return TerminalGame(board, seats[0], seats[1], record_path or default_record_path(game),

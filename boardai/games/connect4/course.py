@@ -19,14 +19,25 @@ import random
 SIZES = range(9, 13)        # M and N are drawn from 9..12
 
 
+def draw_size(rng: random.Random) -> tuple[int, int]:
+    """(width, height): M rows, then N columns, each uniform in 9..12."""
+    rows = rng.choice(SIZES)
+    cols = rng.choice(SIZES)
+    return cols, rows
+
+
+def draw_no_go(rng: random.Random, width: int, height: int) -> tuple[tuple[int, int], ...]:
+    """One no-go cell uniform over the board: its row from the top, then its column."""
+    no_x = rng.randrange(height)          # from the top
+    no_y = rng.randrange(width)
+    return ((no_y, height - 1 - no_x),)
+
+
 def draw_board(rng: random.Random) -> tuple[int, int, tuple[tuple[int, int], ...]]:
     """(width, height, blocked) of one board as the course's referee draws it: M rows and N
     columns uniform in 9..12, then one no-go cell uniform over the M*N cells."""
-    rows = rng.choice(SIZES)
-    cols = rng.choice(SIZES)
-    no_x = rng.randrange(rows)            # from the top
-    no_y = rng.randrange(cols)
-    return cols, rows, ((no_y, rows - 1 - no_x),)
+    cols, rows = draw_size(rng)
+    return cols, rows, draw_no_go(rng, cols, rows)
 
 
 def to_course(board, me: int) -> tuple[int, int, list[int], list[int]]:

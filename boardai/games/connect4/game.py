@@ -8,7 +8,7 @@ import re
 import numpy as np
 
 from boardai.games import kernel as K
-from boardai.games.connect4 import eval as c4_eval
+from boardai.games.connect4 import course, eval as c4_eval
 from boardai.games.connect4.board import FOUR_IN_A_ROW, Connect4Board
 from boardai.games.base import Termination
 from boardai.games.game import Evaluator, Game, PlayoutSwitch, RecordRules
@@ -82,6 +82,7 @@ CONNECT4 = Game(
     default_size=(7, 6),
     end_reasons=(FOUR_IN_A_ROW.value, Termination.DRAW.value),
     records=RecordRules(gm="connect4", gm_aliases=("connect-four", "connectfour", "c4"),
+                        blocked_prop="NG",
                         size_example="SZ[7:6] (7 columns, 6 rows)", props={"PO": "the position"},
                         write_props=_write_props, check_prop=_check_prop),
     move_hint="a column 1-{width}",
@@ -95,4 +96,9 @@ CONNECT4 = Game(
     bench_position="4453",
     opening_suites={"c4-random-4": random_openings},
     openspiel_game=_openspiel_game,
+    blocked_cells=True,
+    random_size=course.draw_size,
+    random_blocked=course.draw_no_go,
+    random_what="seed 002's course: M rows and N columns uniform in 9..12, one no-go cell "
+                "uniform over the board",
 )
