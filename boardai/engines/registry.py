@@ -1,7 +1,8 @@
 """Engine specs (``name[:key=value,...]``) and the registry that turns them into engines.
 
 ``random:seed=3`` and ``mcts:time=1,threads=2`` are specs; ``gtp:CMD`` runs ``CMD`` as an external
-GTP/HTP engine (everything after ``gtp:`` is the command line, commas and colons included).
+GTP/HTP engine (everything after ``gtp:`` is the command line, commas and colons included);
+``strategy:PATH`` loads a course strategy library (everything after ``strategy:`` is the path).
 Unknown names or keys fail with the list of what exists.
 
 The built-in engines are listed here (imported on first use); engine modules never import the
@@ -34,7 +35,8 @@ def engine_options(cls: type[Engine]) -> tuple[Option, ...]:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``name:k=v,k2=v2`` into the name and raw option texts (``gtp:`` keeps its command)."""
+    """Split ``name:k=v,k2=v2`` into the name and raw option texts (``gtp:`` keeps its command,
+    ``strategy:`` its library path)."""
     spec = spec.strip()
     if not spec:
         raise EngineSpecError("empty engine spec: give a name such as random or random:seed=1")
@@ -44,6 +46,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         if not rest.strip():
             raise EngineSpecError("gtp: needs a command, e.g. gtp:'boardai gtp --engine random'")
         return name, {"command": rest.strip()}
+    if name == "strategy":
+        if not rest.strip():
+            raise EngineSpecError("strategy: needs a library path, e.g. strategy:./Strategy.so")
+        return name, {"path": rest.strip()}
     opts: dict[str, str] = {}
     if rest.strip():
         for part in rest.split(","):
@@ -96,13 +102,15 @@ def _load_builtin_engines() -> None:
     """Import the built-in engines (on first use: they load numba code)."""
     if "random" in ENGINES:
         return
-    from boardai.engines import alphabeta, gtp_client, human, mcts, openspiel_engine, random_engine, solver
+    from boardai.engines import (
+        alphabeta, gtp_client, human, mcts, openspiel_engine, random_engine, solver, strategy,
+    )
     from boardai.engines.rollout import bruteforce, montecarlo
 
     for cls in (mcts.MctsEngine, alphabeta.AlphaBetaEngine, alphabeta.MinimaxEngine,
                 montecarlo.MonteCarloEngine, bruteforce.BruteForceEngine, random_engine.RandomEngine,
-                solver.SolverEngine, gtp_client.GtpEngine, openspiel_engine.OpenSpielMctsEngine,
-                human.HumanEngine):
+                solver.SolverEngine, gtp_client.GtpEngine, strategy.StrategyEngine,
+                openspiel_engine.OpenSpielMctsEngine, human.HumanEngine):
         ENGINES.setdefault(cls.name, cls)
 
 
