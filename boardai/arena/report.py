@@ -14,7 +14,7 @@ from rich.table import Table
 from boardai.arena.match import MatchOutcome, MatchScore, TournamentOutcome, score_games
 from boardai.arena.ratings import finite_or_none
 from boardai.arena.store import Store, StoredGame
-from boardai.records import GameRecord, save
+from boardai.records import GameRecord, RecordError, save
 
 
 def report_console() -> Console:
@@ -160,7 +160,8 @@ def store_summary(store: Store) -> list[dict]:
     out = []
     for m in store.matches():
         games = store.games(m.match_key)
-        out.append({"match_key": m.match_key, "game": m.game, "size": f"{m.width}x{m.height}",
+        size = f"{m.width}x{m.height}" if m.width else "per game"   # compete: drawn per round
+        out.append({"match_key": m.match_key, "game": m.game, "size": size,
                     "openings": m.openings, "seed": m.seed,
                     **match_json(score_games(m.engine_a, m.engine_b, games))})
     return out
@@ -205,9 +206,14 @@ def export_sgf(store: Store, folder: str | Path) -> int:
     for g in store.games():
         result, resigned = sgf_result(g)
         extra = {"GN": f"{g.match_key} game {g.idx}", "EV": f"boardai arena, {g.reason}"}
-        record = GameRecord(game=g.game, width=g.width, height=g.height, moves=g.moves,
-                            black=g.black, white=g.white, result=result, resigned=resigned,
-                            extra=extra)
+        rules = {"blocked": [tuple(c) for c in g.blocked]} if g.blocked else {}
+        try:
+            record = GameRecord(game=g.game, width=g.width, height=g.height, moves=g.moves,
+                                black=g.black, white=g.white, result=result, resigned=resigned,
+                                extra=extra, **rules)
+        except TypeError:           # records without blocked cells
+            raise RecordError(f"game {g.idx} of match {g.match_key[:8]} has blocked cells, "
+                              "which this version's records cannot hold") from None
         save(record, folder / f"{g.match_key[:8]}-{g.idx:05d}.sgf")
         n += 1
     return n

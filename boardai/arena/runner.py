@@ -31,9 +31,11 @@ import numpy as np
 
 from boardai.arena.game import FAULTS, games_running, play_game
 from boardai.arena.store import StoredGame
-from boardai.engines.base import Engine
+from boardai.engines.base import Engine, Limit
 from boardai.engines.registry import engine_options, make_engine, parse_spec, all_engines
-from boardai.games import Color, all_games, make_board
+from boardai.games import Color, all_games, get_game
+
+LOGGED = ("gtp", "strategy")    # engines whose stderr goes to a log file beside the store
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,8 @@ class GameTask:
     seed: int
     move_timeout: float | None = None
     log_dir: str | None = None
+    blocked: tuple[tuple[int, int], ...] = ()   # cells no stone may take (a board rule)
+    move_time: float | None = None    # the engines' time per move unless their spec sets one
 
 
 def game_seed(match_seed: int, idx: int) -> int:
@@ -64,6 +68,8 @@ def build_engine(spec: str, seed: int, move_timeout: float | None, stderr=None) 
     name, raw = parse_spec(spec)
     if name == "gtp":
         return make_engine(spec, timeout=move_timeout, stderr=stderr)
+    if name == "strategy":
+        return make_engine(spec, stderr=stderr)
     cls = all_engines().get(name)
     seeded = cls is not None and "seed" not in raw and any(
         o.name == "seed" for o in engine_options(cls))
@@ -82,7 +88,7 @@ def play_task(task: GameTask) -> StoredGame:
     try:
         for colour in (Color.BLACK, Color.WHITE):
             stderr = None
-            if parse_spec(specs[colour])[0] == "gtp" and task.log_dir is not None:
+            if parse_spec(specs[colour])[0] in LOGGED and task.log_dir is not None:
                 Path(task.log_dir).mkdir(parents=True, exist_ok=True)
                 logs[colour] = Path(task.log_dir) / (
                     f"{task.match_key[:12]}-{task.idx:05d}-{str(colour).lower()}.stderr")
@@ -90,7 +96,10 @@ def play_task(task: GameTask) -> StoredGame:
             engines[colour] = build_engine(specs[colour], int(seeds[colour]), task.move_timeout,
                                            stderr)
         versions = {colour: _start(engine) for colour, engine in engines.items()}
-        board = make_board(task.game, (task.width, task.height))
+        if task.move_time is not None:      # a spec's own time= stays
+            for engine in engines.values():
+                engine.default_limit = engine.default_limit.merged(Limit(time=task.move_time))
+        board = new_board(task)
         board.push_many(list(task.opening))
         result = play_game(board, engines[Color.BLACK], engines[Color.WHITE],
                            move_timeout=task.move_timeout)
@@ -117,7 +126,12 @@ def play_task(task: GameTask) -> StoredGame:
         winner=None if result.winner is None else int(result.winner), reason=result.reason,
         times=result.times, black_version=versions[Color.BLACK],
         white_version=versions[Color.WHITE], detail=result.detail, logs=kept,
-        finished=time.time())
+        finished=time.time(), blocked=list(task.blocked))
+
+
+def new_board(task: GameTask):
+    """The empty board of a task: its game and size, and its blocked cells if it has any."""
+    return get_game(task.game).new_board((task.width, task.height), blocked=task.blocked)
 
 
 def _start(engine: Engine) -> str | None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 APPLICATION_ID = 0x62616931          # "bai1"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2                   # 2: games.blocked (schema 1 stores are upgraded on open)
 # What an engine said is kept up to this many characters (its start and end, the middle cut with
 # a marker saying how much): an engine's answer can be any size (a 20 MB illegal move is stored
 # in the game's ``detail``, twice: quoted and in the parser's message).
@@ -62,6 +62,7 @@ CREATE TABLE IF NOT EXISTS games (
     detail      TEXT,                    -- what went wrong (crash, illegal move, ...)
     logs        TEXT,                    -- JSON list of stderr log files of GTP participants
     finished    REAL NOT NULL,
+    blocked     TEXT,                    -- JSON list of [col, row] blocked cells (NULL: none)
     PRIMARY KEY (match_key, idx)
 );
 """
@@ -94,6 +95,7 @@ class StoredGame:
     detail: str | None = None
     logs: list[str] = field(default_factory=list)
     finished: float = 0.0
+    blocked: list[tuple[int, int]] = field(default_factory=list)   # cells no stone may take
 
     @property
     def score_a(self) -> float:
@@ -169,6 +171,8 @@ class Store:
         if db.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower() != "wal":
             raise StoreError(f"{self.path}: cannot switch the store to WAL mode")
         db.execute("PRAGMA synchronous = NORMAL")   # with WAL: a committed game survives kill -9
+        if app == APPLICATION_ID and version < SCHEMA_VERSION:
+            self._upgrade()
         if app == 0:
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -182,6 +186,21 @@ class Store:
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
+
+    def _upgrade(self) -> None:
+        """Schema 1 -> 2: add ``games.blocked`` (once, whoever opens the store first)."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if db.execute("PRAGMA user_version").fetchone()[0] < 2:
+                columns = {r[1] for r in db.execute("PRAGMA table_info(games)")}
+                if "blocked" not in columns:
+                    db.execute("ALTER TABLE games ADD COLUMN blocked TEXT")
+                db.execute("PRAGMA user_version = 2")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
         self._db.close()
@@ -207,12 +226,13 @@ class Store:
         detail to ``MAX_DETAIL`` characters, the versions to ``MAX_VERSION`` (``cut``).
         """
         cur = self._db.execute(
-            "INSERT OR IGNORE INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT OR IGNORE INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (g.match_key, g.idx, g.black, g.white, int(g.a_is_black),
              cut(g.black_version, MAX_VERSION), cut(g.white_version, MAX_VERSION), g.game,
              g.width, g.height, json.dumps(g.opening), g.seed, json.dumps(g.moves), g.winner,
              g.reason, json.dumps([round(t, 6) for t in g.times]), cut(g.detail, MAX_DETAIL),
-             json.dumps(g.logs), g.finished or time.time()))
+             json.dumps(g.logs), g.finished or time.time(),
+             json.dumps([list(c) for c in g.blocked]) if g.blocked else None))
         return cur.rowcount == 1
 
     # --- reading ------------------------------------------------------------------------
@@ -222,8 +242,8 @@ class Store:
 
     def games(self, match_key: str | None = None) -> list[StoredGame]:
         sql = ("SELECT match_key, idx, black, white, a_is_black, game, width, height, opening, seed,"
-               " moves, winner, reason, times, black_version, white_version, detail, logs, finished"
-               " FROM games")
+               " moves, winner, reason, times, black_version, white_version, detail, logs, finished,"
+               " blocked FROM games")
         args: tuple = ()
         if match_key is not None:
             sql += " WHERE match_key = ?"
@@ -233,7 +253,7 @@ class Store:
             out.append(StoredGame(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6], r[7],
                                   json.loads(r[8]), r[9], json.loads(r[10]), r[11], r[12],
                                   json.loads(r[13]), r[14], r[15], r[16], json.loads(r[17] or "[]"),
-                                  r[18]))
+                                  r[18], [tuple(c) for c in json.loads(r[19] or "[]")]))
         return out
 
     def matches(self) -> list[MatchInfo]:

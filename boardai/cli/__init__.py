@@ -14,6 +14,7 @@ from boardai.cli.analyse import analyse, engines
 from boardai.cli.arena import match, results, tournament
 from boardai.cli.bench import bench
 from boardai.cli.common import CONTEXT, GAME_CHOICE, Fail, game_option
+from boardai.cli.compete import compete
 from boardai.cli.gtp import gtp
 from boardai.cli.play import play
 from boardai.cli.solve import book, solve
@@ -40,7 +41,8 @@ def main() -> None:
     """
 
 
-for _command in (play, gtp, engines, analyse, solve, book, bench, match, tournament, results):
+for _command in (play, gtp, engines, analyse, solve, book, bench, match, tournament, results,
+                 compete):
     main.add_command(_command)
 
 __all__ = ["CONTEXT", "GAME_CHOICE", "Fail", "game_option", "main"]
