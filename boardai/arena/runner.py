@@ -101,6 +101,8 @@ def play_task(task: GameTask) -> StoredGame:
                 engine.default_limit = engine.default_limit.merged(Limit(time=task.move_time))
         board = new_board(task)
         board.push_many(list(task.opening))
+        for engine in engines.values():
+            engine.warm_up(board)           # compiled code loaded before the clocks run
         result = play_game(board, engines[Color.BLACK], engines[Color.WHITE],
                            move_timeout=task.move_timeout)
     finally:

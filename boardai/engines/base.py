@@ -307,6 +307,17 @@ class Engine:
     def new_game(self, board: Board) -> None:
         """A new game starts from ``board``."""
 
+    warm_limit: ClassVar[Limit | None] = None      # a tiny search that loads compiled code
+
+    def warm_up(self, board: Board) -> None:
+        """Load the engine's compiled search for ``board``'s game and layout before a clock
+        runs (numba code loads from its cache on first use: up to a second).  Engines with a
+        jitted search set ``warm_limit``; a tiny search on a copy of ``board`` does the rest."""
+        if self.warm_limit is None or board.is_game_over():
+            return
+        self.play(board.copy(), self.warm_limit)
+        self.new_game(board)
+
     def notify(self, board: Board, move: int) -> None:
         """``move`` was just played on ``board`` (already pushed)."""
 

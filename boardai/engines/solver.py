@@ -7,6 +7,11 @@ The search gets 70% of ``time`` (default 10 s); if that is not enough, or the ga
 why (``exact=1``: always search to the end, however long).  ``analyse`` asks the solver for every
 move's exact score where it can give them (Connect Four) and puts them in ``moves`` and
 ``info["scores"]``.
+
+Boards the game's solver does not take (Connect Four with blocked cells, or bigger than one
+64-bit word) are searched exactly by ``alphabeta`` to the end of the game when at most
+``EXACT_FREE_CELLS`` cells are left (endgames); its answer counts as exact when it proved a win
+or a loss or searched every line to the end, and otherwise ``mcts`` plays, as above.
 """
 
 from __future__ import annotations
@@ -15,13 +20,16 @@ from boardai import solvers
 from boardai.engines.base import (
     Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool, seed_option,
 )
+from boardai.engines.alphabeta import AlphaBetaEngine
 from boardai.engines.mcts import MctsEngine
 from boardai.games import game_of
+from boardai.games import kernel as K
 from boardai.games.base import Board
 
 DEFAULT_TIME = 10.0
 SOLVE_SHARE = 0.7         # of the time, for the exact search before mcts gets the rest
 TT_BITS = (16, 30)        # the Connect Four solver's table: 2**16 (512 KiB) .. 2**30 (8 GiB)
+EXACT_FREE_CELLS = 30     # boards without a solver: a full-depth alphabeta only this late
 
 
 def _sign(x: int) -> int:
@@ -45,6 +53,7 @@ class SolverEngine(Engine):
         super().__init__(**opts)
         self._players: dict[str, object] = {}
         self._mcts: MctsEngine | None = None
+        self._alphabeta: AlphaBetaEngine | None = None
 
     def _player(self, board: Board):
         """The game's perfect-play object (kept between moves), or None without a solver."""
@@ -60,9 +69,8 @@ class SolverEngine(Engine):
         seconds = limit.time if limit.time is not None else DEFAULT_TIME
         budget = None if self.opts.get("exact") else seconds * SOLVE_SHARE
         player = self._player(board)
-        if player is None:
-            return self._fallback(board, seconds, clock,
-                                  f"no exact solver for {game_of(board).title}")
+        if player is None or not player.supports(board):
+            return self._search_to_the_end(board, seconds, budget, clock, player is None)
         try:
             answer = player.move(board, budget, every_move)
         except MemoryError:
@@ -78,6 +86,28 @@ class SolverEngine(Engine):
         return PlayResult(best, board.move_name(best), value=answer.value,
                           pv=[board.move_name(best)], nodes=answer.nodes, time_s=clock(),
                           moves=infos, info={**answer.info, "exact": True})
+
+    def _search_to_the_end(self, board: Board, seconds: float, budget: float | None,
+                           clock: Stopwatch, no_solver: bool) -> PlayResult:
+        """A board the game's solver does not take: full-depth ``alphabeta`` in the endgame."""
+        what = (f"no exact solver for {game_of(board).title}" if no_solver
+                else f"the solver does not take {board.size_text}"
+                     f"{' with blocked cells' if board.setup else ''}")
+        free = int(K.free_cells(board.state))
+        if free > EXACT_FREE_CELLS and budget is not None:
+            return self._fallback(board, seconds, clock, f"{what}; {free} empty cells are too "
+                                  f"many for a search to the end (at most {EXACT_FREE_CELLS})")
+        if self._alphabeta is None:
+            self._alphabeta = AlphaBetaEngine()
+        result = self._alphabeta.play(board, Limit(time=budget) if budget else Limit(depth=free))
+        if result.info.get("proven") or (result.depth or 0) >= free:
+            value = result.value if result.info.get("proven") else 0.0
+            result.info = {**result.info, "exact": True, "by": "alphabeta to the end"}
+            result.value = value
+            result.time_s = clock()
+            return result
+        return self._fallback(board, seconds, clock, f"{what}; alphabeta did not reach the "
+                              f"end in {budget:g} s")
 
     def _fallback(self, board: Board, seconds: float, clock: Stopwatch, reason: str) -> PlayResult:
         """``mcts``'s move in the time left, marked as not exact."""
@@ -102,8 +132,9 @@ class SolverEngine(Engine):
         return self._solve(board, self._limit(limit), every_move=True)
 
     def close(self) -> None:
-        if self._mcts is not None:
-            self._mcts.close()
+        for engine in (self._mcts, self._alphabeta):
+            if engine is not None:
+                engine.close()
 
 
 __all__ = ["SolverEngine"]

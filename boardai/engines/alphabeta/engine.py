@@ -142,6 +142,7 @@ class MinimaxEngine(_DepthSearchEngine):
     summary = ("bounded minimax (seed 003): every node to a fixed depth, a static evaluator at "
                "the leaves, equal best moves broken at random")
     limit_options = ("depth",)
+    warm_limit = Limit(depth=1)
     prune = False
     options = (
         Option("eval", _check_eval, None, _eval_help(), what=_eval_names()),
@@ -175,6 +176,7 @@ class AlphaBetaEngine(_DepthSearchEngine):
     summary = ("alpha-beta negamax with iterative deepening under a time budget, transposition "
                "table, killer/history move ordering and the game's static evaluator")
     limit_options = ("time", "depth")
+    warm_limit = Limit(depth=1)
     options = (
         Option("eval", _check_eval, None, _eval_help(), what=_eval_names()),
         Option("tt_mb", int, 16, "transposition table size in MiB (32 bytes an entry; rounded "

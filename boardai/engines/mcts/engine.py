@@ -59,6 +59,7 @@ class MctsEngine(Engine):
     summary = ("Monte Carlo tree search: UCT with RAVE, MCTS-solver, one-move win/block checks, "
                "tree reuse, root-parallel threads")
     limit_options = ("time", "sims")
+    warm_limit = Limit(sims=16)
     options = (
         Option("c", float, None, "UCT exploration constant (default 0.35 with RAVE, 0.7 without)",
                min=0, max=MAX_C),

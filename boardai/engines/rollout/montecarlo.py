@@ -92,6 +92,7 @@ class MonteCarloEngine(Engine):
     summary = ("flat Monte Carlo (seeds 000, 001, 004): random playouts after every move, best "
                "win ratio or quality; statistical early cut of hopeless moves")
     limit_options = ("time",)  # Limit.sims, when a caller gives one, is playouts per move
+    warm_limit = Limit(sims=2)
     options = (
         Option("sims", parse_sims, DEFAULT_SIMS, "playouts per candidate move, or auto (seed "
                "000's bell curve: most in the early middle game, at least 100)", min=1,

@@ -29,6 +29,11 @@ class Player:
         self.tt_bits = int(tt_bits or ENGINE_TT_BITS)
         self._lines: LineSolver | None = None
 
+    @staticmethod
+    def supports(board) -> bool:
+        """The solver's bitboards hold W*(H+1) <= 64 cells and know no blocked cells."""
+        return board.width * (board.height + 1) <= 64 and not board.setup
+
     def _solver(self, board) -> LineSolver:
         if self._lines is None or (self._lines.width, self._lines.height) != (board.width, board.height):
             self._lines = LineSolver(board.width, board.height, use_book=self.use_book,

@@ -13,6 +13,11 @@ from boardai.solvers.hex.solver import engine_move
 class Player:
     """Stateless apart from the solver's own per-size tables (kept by ``solver.py``)."""
 
+    @staticmethod
+    def supports(board) -> bool:
+        """Every Hex board (big ones simply do not finish in time)."""
+        return True
+
     def __init__(self, **_options):
         pass
 
