@@ -182,3 +182,91 @@ def test_hash_depends_on_blocked_cells_and_board_picture_marks_them():
 def test_bad_setups_are_refused_with_what_is_accepted(args, match):
     with pytest.raises(ValueError, match=match):
         Connect4Board(*args)
+
+
+# --- the course's board draw, engines and records on course boards -----------------------------
+
+def test_the_referees_board_draw_stays_in_range_and_covers_it():
+    import random
+
+    from boardai.games.connect4 import course
+
+    rng = random.Random(7)
+    sizes, cells = set(), set()
+    for _ in range(4000):
+        w, h, blocked = course.draw_board(rng)
+        assert 9 <= w <= 12 and 9 <= h <= 12 and len(blocked) == 1
+        c, r = blocked[0]
+        assert 0 <= c < w and 0 <= r < h
+        sizes.add((w, h))
+        if (w, h) == (9, 9):
+            cells.add((c, r))
+    assert len(sizes) == 16                     # every M, N in 9..12
+    assert len(cells) > 70                      # the no-go cell ranges over the whole 9x9 board
+
+
+def test_setup_board_random_is_seeded_and_matches_the_referees_draw():
+    import random
+
+    from boardai.games import get_game
+    from boardai.games.connect4 import course
+
+    game = get_game("connect4")
+    a = game.setup_board("random", ["random"], rng=random.Random(3))
+    w, h, blocked = course.draw_board(random.Random(3))
+    assert (a.width, a.height, a.blocked) == (w, h, blocked)
+    b = game.setup_board("random", (), rng=random.Random(3))
+    assert (b.width, b.height, b.blocked) == (w, h, ())
+
+
+def test_evaluator_counts_no_window_through_a_blocked_cell():
+    """Three Black stones in a row: with the fourth cell of their only window blocked the
+    three-link is worth nothing, on both layouts."""
+    for size in ((7, 6), (12, 12)):
+        open_board = Connect4Board(*size)
+        shut = Connect4Board(*size, blocked=[(0, 0), (4, 0)])
+        for board in (open_board, shut):
+            board.push_many("2 2 3 3 4 6")        # Black on 2,3,4 of row 1; White above; White 6
+        aux = np.zeros((1, 1), dtype=np.int64)
+        assert K.evaluate(open_board.state, 0, aux) > K.evaluate(shut.state, 0, aux)
+
+
+def test_solver_is_exact_on_a_small_board_with_a_blocked_cell_and_falls_back_on_big_ones():
+    from boardai.engines.base import Limit
+    from boardai.engines.registry import make_engine
+
+    # 4x4 with a blocked cell: searched to the end by alphabeta; Black's move is exact
+    small = Connect4Board(4, 4, blocked=[(0, 3)])
+    with make_engine("solver:exact=1") as engine:
+        result = engine.play(small, Limit(time=30))
+    assert result.info["exact"] is True and small.is_legal(result.move)
+    # 12x10 from the start: too many empty cells, mcts plays and says why
+    big = Connect4Board(12, 10, blocked=[(3, 0)])
+    with make_engine("solver") as engine:
+        result = engine.play(big, Limit(time=0.3))
+    assert result.info["exact"] is False and "too many" in result.info["fallback"]
+
+
+@pytest.mark.parametrize("spec", ["random", "montecarlo:time=0.05", "minimax:depth=2",
+                                  "alphabeta:time=0.05", "mcts:time=0.05", "solver:time=0.05"])
+def test_every_engine_plays_a_legal_move_on_a_course_board(spec):
+    from boardai.engines.base import Limit
+    from boardai.engines.registry import make_engine
+
+    board = Connect4Board(11, 10, blocked=[(5, 1)])
+    board.push_many("6 6 6")                    # the second stone passes over the no-go cell
+    assert [board.cell(5, r) for r in range(4)] == [1, 3, 2, 1]
+    with make_engine(spec) as engine:
+        result = engine.play(board, Limit(time=0.05))
+    assert board.is_legal(result.move)
+
+
+def test_bruteforce_plays_small_blocked_boards():
+    from boardai.engines.base import Limit
+    from boardai.engines.registry import make_engine
+
+    board = Connect4Board(4, 4, blocked=[(1, 1)])
+    board.push_many("1 2 3 1 4 4")
+    with make_engine("bruteforce") as engine:
+        result = engine.play(board, Limit())
+    assert board.is_legal(result.move)

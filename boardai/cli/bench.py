@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 
 import click
 
@@ -128,6 +129,77 @@ def bench_solver_cmd(classes, limit, tt_bits, as_json) -> None:
     click.echo(format_bench(rows) + f"\nload average (1 min) at the end: {load:.2f}")
     if as_json:
         click.echo(json.dumps({"rows": rows, "load1": load}))
+
+
+SEED002_MCTS = "mcts:c=0.8,rave=0,checks=0,tactics=0,expand=1"   # seed 002's plain UCT, our kernel
+COURSE_BOARD = (12, 12, ((4, 2),))                                 # 12x12, no-go cell 5:3
+
+
+def bench_course(seconds: float = 2.0, seed: int = 0) -> dict:
+    """Seed 002's course board (12x12, one no-go cell): our playouts and ``mcts`` against the
+    plain array-board playout and UCT of ``games/connect4/plain.py``, in the same run, and the
+    same figures on 7x6 for comparison."""
+    from boardai.bench import bench_playouts, calibrate_chunk, mcts_sims_per_second
+    from boardai.games.connect4 import plain
+
+    w, h, blocked = COURSE_BOARD
+    out: dict = {"board": f"{w}x{h}", "blocked": ["5:3"], "seconds": seconds}
+    cells, top = plain.plain_board(w, h, blocked)
+    plain.plain_seed(seed)
+    run = lambda n: plain.plain_playouts(cells, top, w, h, n)      # noqa: E731
+    chunk = calibrate_chunk(run)
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        run(chunk)
+        done += chunk
+    out["plain_playouts_per_s"] = done / (time.perf_counter() - start)
+    ours = bench_playouts("connect4", w, h, seconds, 1, seed, blocked)
+    out["playouts_per_s"] = ours["playouts_per_s"]
+    out["playout_ratio"] = out["playouts_per_s"] / out["plain_playouts_per_s"]
+    sims, took = plain.plain_uct(w, h, blocked, seconds)
+    out["plain_uct_sims_per_s"] = sims / took
+    out["seed002_mcts_sims_per_s"] = mcts_sims_per_second(SEED002_MCTS, "connect4", w, h,
+                                                          seconds, blocked)
+    out["mcts_sims_per_s"] = mcts_sims_per_second("mcts", "connect4", w, h, seconds, blocked)
+    out["seed002_mcts_ratio"] = out["seed002_mcts_sims_per_s"] / out["plain_uct_sims_per_s"]
+    out["mcts_ratio"] = out["mcts_sims_per_s"] / out["plain_uct_sims_per_s"]
+    out["c4_7x6_playouts_per_s"] = bench_playouts("connect4", 7, 6, seconds, 1, seed)["playouts_per_s"]
+    out["c4_7x6_mcts_sims_per_s"] = mcts_sims_per_second("mcts", "connect4", 7, 6, seconds)
+    return out
+
+
+def format_course(r: dict) -> str:
+    return "\n".join([
+        f"seed 002's course board {r['board']}, no-go cell {r['blocked'][0]}, {r['seconds']:g} s each:",
+        f"  random playouts/s   boardai {r['playouts_per_s']:>12,.0f}   plain array board "
+        f"{r['plain_playouts_per_s']:>10,.0f}   ratio {r['playout_ratio']:.2f}x",
+        f"  UCT simulations/s   {SEED002_MCTS} {r['seed002_mcts_sims_per_s']:>10,.0f}   plain UCT "
+        f"{r['plain_uct_sims_per_s']:>10,.0f}   ratio {r['seed002_mcts_ratio']:.2f}x",
+        f"  mcts (defaults: tactical playouts, checks) {r['mcts_sims_per_s']:>10,.0f}/s   "
+        f"ratio {r['mcts_ratio']:.2f}x",
+        f"7x6 for comparison: {r['c4_7x6_playouts_per_s']:,.0f} playouts/s, mcts "
+        f"{r['c4_7x6_mcts_sims_per_s']:,.0f} simulations/s",
+    ])
+
+
+@bench.command("course", context_settings=CONTEXT)
+@click.option("--seconds", type=click.FloatRange(0.1, 600), default=2.0, show_default=True,
+              help="Seconds for each measurement (six of them).")
+@click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
+def bench_course_cmd(seconds, as_json) -> None:
+    """Seed 002's course board: our kernel and mcts against a plain array-board playout and UCT.
+
+    The plain references (games/connect4/plain.py) are what a first numba program on an
+    array board does; the ratios are measured in the same run.
+
+    \b
+    Example:
+      boardai bench course --seconds 3
+    """
+    result = bench_course(seconds)
+    click.echo(format_course(result))
+    if as_json:
+        click.echo(json.dumps(result))
 
 
 def _bench_size(game: str, size: str | None, seconds: float, blocked=()):
