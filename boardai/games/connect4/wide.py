@@ -287,9 +287,25 @@ def wide_symmetric(state):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _recheck(work, n, w, h, tops, flags, c):
+    """Refresh column c's one-move-win flags (``flags + colour*w + c``) from its landing cell."""
+    r = work[tops + c]
+    if r >= h:
+        work[flags + c] = 0
+        work[flags + w + c] = 0
+    else:
+        work[flags + c] = _would_four(work, HEADER, w, h, c, r)
+        work[flags + w + c] = _would_four(work, HEADER + n, w, h, c, r)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _wide_playout(state, rng, work, owner, tactics):
     """The playout loop on a copy of the position in ``work``: returns (winner, length) with
-    ``length`` = 1 + the moves it played (as the one-word layout's ``_c4_playout``)."""
+    ``length`` = 1 + the moves it played (as the one-word layout's ``_c4_playout``).
+
+    With ``tactics`` every open column carries two flags, "Black / White would make four by
+    playing here"; a stone changes them only in the columns within three of it whose landing
+    cell is within three rows of it, so only those are checked again after a move."""
     played = np.int64(1)
     if state[WINNER] != NO_WINNER:
         return state[WINNER], played
@@ -298,6 +314,7 @@ def _wide_playout(state, rng, work, owner, tactics):
     n = lines_jit(w, h)
     tops = HEADER + 3 * n
     end = tops + 2 * w                      # work[end, end+W): the open columns
+    flags = end + w                         # work[flags, +2W): one-move wins per colour
     for i in range(HEADER, end):
         work[i] = state[i]
     track = owner.shape[0] >= w
@@ -309,6 +326,8 @@ def _wide_playout(state, rng, work, owner, tactics):
         if work[tops + c] < h:
             work[end + k] = c
             k += 1
+        if tactics:
+            _recheck(work, n, w, h, tops, flags, c)
     left = state[tops + 2 * w] - state[PLY]
     mover = state[PLY] & 1
     bits = np.uint64(0)
@@ -316,15 +335,14 @@ def _wide_playout(state, rng, work, owner, tactics):
     while True:
         idx = -1
         if tactics:
-            mine = HEADER + mover * n
-            theirs = HEADER + (1 - mover) * n
+            mine = flags + mover * w
+            theirs = flags + (1 - mover) * w
             threats = 0
             for i in range(k):
                 c = work[end + i]
-                r = work[tops + c]
-                if _would_four(work, mine, w, h, c, r):
+                if work[mine + c]:
                     return mover, played + 1            # takes the win
-                if _would_four(work, theirs, w, h, c, r):
+                if work[theirs + c]:
                     threats += 1
                     idx = i
             if threats > 1:
@@ -347,11 +365,16 @@ def _wide_playout(state, rng, work, owner, tactics):
         left -= 1
         if left == 0:
             return DRAW, played
-        r = _next_row(work, tops + w, c, r + 1, h)
-        work[tops + c] = r
-        if r >= h:
+        top = _next_row(work, tops + w, c, r + 1, h)
+        work[tops + c] = top
+        if top >= h:
             k -= 1
             work[end + idx] = work[end + k]
+        if tactics:
+            for cc in range(max(0, c - 3), min(w, c + 4)):
+                t = work[tops + cc]
+                if cc == c or (t < h and r - 3 <= t <= r + 3):
+                    _recheck(work, n, w, h, tops, flags, cc)
         mover = 1 - mover
 
 
