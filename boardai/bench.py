@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from boardai.games import game_name, get_game, make_board
+from boardai.games import game_name, get_game
 from boardai.games.kernel import playout_batch
 from boardai.games.layout import new_rng
 

@@ -31,11 +31,10 @@ import hashlib
 import json
 import os
 import random
-import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
 
+from boardai._files import write_atomic
 from boardai.arena.match import MatchScore, ProgressFn, score_games
 from boardai.arena.runner import GameTask, Runner, game_seed
 from boardai.arena.store import MatchInfo, Store, StoredGame
@@ -143,23 +142,10 @@ def result_text(games: dict[int, StoredGame], rounds: int) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Replace ``path`` by ``text`` in one step (a temporary file beside it, then a rename), so
-    the file is always either the old or the new text."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+def write_text_atomic(path: str | os.PathLike, text: str) -> None:
+    """Replace ``path`` by ``text`` in one step (``_files.write_atomic``): the result file is
+    always either the old or the new text."""
+    write_atomic(path, text.encode("utf-8"))
 
 
 # --- running --------------------------------------------------------------------------------
@@ -186,7 +172,7 @@ def run_compete(plan: CompetePlan, rounds: int, store: Store, runner: Runner,
     games = {g.idx: g for g in store.games(plan.key) if g.idx < total}
     resumed = len(games)
     score = score_games(plan.engine_a, plan.engine_b, list(games.values()))
-    write_atomic(result_file, result_text(games, rounds))
+    write_text_atomic(result_file, result_text(games, rounds))
     if progress:
         progress(score, len(games))
     todo = [plan.task(i) for i in range(total) if i not in games]
@@ -195,7 +181,7 @@ def run_compete(plan: CompetePlan, rounds: int, store: Store, runner: Runner,
             g = next(s for s in store.games(plan.key) if s.idx == g.idx)
         games[g.idx] = g
         score.add(g)
-        write_atomic(result_file, result_text(games, rounds))
+        write_text_atomic(result_file, result_text(games, rounds))
         if progress:
             progress(score, len(games))
     return CompeteOutcome(plan, rounds, score, games, resumed)

@@ -15,10 +15,9 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import re
-import secrets
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from boardai._files import write_atomic
 from boardai._version import __version__
 from boardai.games import Game, all_games, get_game
 from boardai.games.base import Board, IllegalMoveError, MoveError
@@ -171,23 +170,8 @@ def save(record: GameRecord, path: str | os.PathLike) -> None:
     except UnicodeEncodeError as exc:
         raise RecordError(f"cannot write the record: {exc.reason} in the text "
                           f"(names and comments must be valid Unicode)", source) from None
-    target = Path(source)
-    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
     try:
-        mode = target.stat().st_mode & 0o777 if target.exists() else 0o666
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(raw)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, target)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        write_atomic(source, raw)
     except OSError as exc:
         raise RecordError(f"cannot write the record: {exc.strerror or exc}", source) from None
 
