@@ -280,6 +280,65 @@ class Board:
     def render(self, color: bool = False, mark_last: bool = True) -> str:
         raise NotImplementedError
 
+    # --- the board as drawn (web page, full-screen terminal) ------------------------------
+    # Spots are (x, y) on the picture: x the column from the left, y the row from the TOP as
+    # drawn (Connect Four's bottom row is y = height-1).  Games with row-major cells drawn top
+    # row first (Hex, tic-tac-toe) need nothing more; Connect Four overrides the four methods.
+    shape: ClassVar[str] = "grid"      # "hex": the rhombus, each row shifted half a cell
+    drops: ClassVar[bool] = False      # a click anywhere in a column plays that column
+
+    def spot(self, x: int, y: int) -> int:
+        """0 empty, 1 Black, 2 White, 3 blocked (no stone may stand there).  The default reads
+        ``self.cells``, row-major from the top left."""
+        return int(self.cells[y * self.width + x])  # type: ignore[attr-defined]
+
+    def move_at(self, x: int, y: int) -> int | None:
+        """The legal move a click on spot (x, y) makes, or None."""
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            return None
+        move = y * self.width + x
+        return move if self.is_legal(move) else None
+
+    def spot_of(self, move: int) -> tuple[int, int] | None:
+        """Where ``move``'s stone stands (or would stand); None for a move with no spot (swap)."""
+        if 0 <= move < self.width * self.height:
+            y, x = divmod(move, self.width)
+            return x, y
+        return None
+
+    def last_spot(self) -> tuple[int, int] | None:
+        """The spot of the last move played (None: no move yet, or a swap)."""
+        last = self.peek()
+        return None if last is None else self.spot_of(last)
+
+    def winning_spots(self) -> list[tuple[int, int]]:
+        """The spots of the winner's chain or line; [] while nobody has won."""
+        return []
+
+    def labels(self) -> tuple[list[str], list[str]]:
+        """Coordinates as drawn: one label per column (left to right) and per row (top down)."""
+        return ([chr(ord("a") + x) for x in range(self.width)],
+                [str(y + 1) for y in range(self.height)])
+
+    def view(self) -> dict:
+        """Everything a picture of the board needs, JSON-ready (lists, ints, strings)."""
+        last = self.last_spot()
+        outcome = self.outcome()
+        cols, rows = self.labels()
+        return {
+            "shape": self.shape, "drops": self.drops,
+            "width": self.width, "height": self.height,
+            "spots": [[self.spot(x, y) for x in range(self.width)] for y in range(self.height)],
+            "col_labels": cols, "row_labels": rows,
+            "last": None if last is None else list(last),
+            "win": [list(s) for s in self.winning_spots()],
+            "turn": self.turn.name.lower(), "ply": self.ply,
+            "over": outcome is not None,
+            "winner": None if outcome is None or outcome.winner is None
+            else outcome.winner.name.lower(),
+            "result": None if outcome is None else str(outcome),
+        }
+
     def __str__(self) -> str:
         return self.render()
 

@@ -40,6 +40,7 @@ class Connect4Board(Board):
     game_name = "connect4"
     game_id = GAME_CONNECT4
     win_termination = FOUR_IN_A_ROW
+    drops = True
 
     def __init__(self, width: int = DEFAULT_WIDTH, height: int = DEFAULT_HEIGHT,
                  blocked: Iterable[tuple[int, int]] = ()):
@@ -155,6 +156,38 @@ class Connect4Board(Board):
                            for x, y in line):
                         out.update(line)
         return sorted(out)
+
+    # --- the board as drawn: y counts rows from the top, so row r is spot y = height-1-r ---
+    def spot(self, x: int, y: int) -> int:
+        return self.cell(x, self.height - 1 - y)
+
+    def move_at(self, x: int, y: int) -> int | None:
+        """A click anywhere in a column drops a stone there (None when the column is full)."""
+        inside = 0 <= x < self.width and 0 <= y < self.height
+        return x if inside and self.is_legal(x) else None
+
+    def spot_of(self, move: int) -> tuple[int, int] | None:
+        """Where a stone dropped in column ``move`` lands now (None: a full column)."""
+        if not 0 <= move < self.width:
+            return None
+        row = self.landing_row(move)
+        return None if row >= self.height else (move, self.height - 1 - row)
+
+    def last_spot(self) -> tuple[int, int] | None:
+        if not self._moves:
+            return None
+        col = self._moves[-1]
+        row = self.landing_row(col) - 1
+        while row > 0 and self.cell(col, row) == 3:      # the stone sits under a blocked cell?
+            row -= 1                                     # no: landing skips up, so step down
+        return col, self.height - 1 - row
+
+    def winning_spots(self) -> list[tuple[int, int]]:
+        return [(c, self.height - 1 - r) for c, r in self.winning_cells()]
+
+    def labels(self) -> tuple[list[str], list[str]]:
+        return ([str(x + 1) for x in range(self.width)],
+                [str(self.height - y) for y in range(self.height)])
 
     def render(self, color: bool = False, mark_last: bool = True) -> str:
         grid = [[self.cell(c, r) for c in range(self.width)] for r in range(self.height)]

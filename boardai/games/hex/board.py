@@ -36,6 +36,7 @@ class HexBoard(Board):
     game_name = "hex"
     game_id = GAME_HEX
     win_termination = CONNECTION
+    shape = "hex"
 
     def __init__(self, width: int = DEFAULT_SIZE, height: int | None = None, swap: bool = False):
         height = width if height is None else height
@@ -133,6 +134,9 @@ class HexBoard(Board):
                     prev[nb] = cell
                     queue.append(nb)
         return []
+
+    def winning_spots(self) -> list[tuple[int, int]]:
+        return [(c % self.width, c // self.width) for c in self.winning_chain()]
 
     def neighbours(self, cell: int) -> list[int]:
         return [int(j) for j in HK.neighbour_table(self.width, self.height)[cell] if j >= 0]

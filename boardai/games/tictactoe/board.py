@@ -117,6 +117,9 @@ class TicTacToeBoard(Board):
                 f"0-{last} as ints (a1..{self.move_name(last)} as text)")
 
     # --- analysis for display -----------------------------------------------------------
+    def winning_spots(self) -> list[tuple[int, int]]:
+        return [(c % self.width, c // self.width) for c in self.winning_cells()]
+
     def winning_cells(self) -> list[int]:
         """Every stone on a winning line of three (or more); [] if nobody has won."""
         winner = int(self._state[WINNER])
