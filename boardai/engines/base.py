@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, ClassVar
@@ -273,6 +274,15 @@ class Engine:
     options: ClassVar[tuple[Option, ...]] = ()
     limit_options: ClassVar[tuple[str, ...]] = ()   # which LIMIT_OPTIONS apply
     interactive: ClassVar[bool] = False
+
+    # Live searches (the web page, the full-screen terminal) set these on an engine before
+    # ``play``/``analyse``; engines that cannot report or stop early simply ignore them.
+    # ``on_info(snapshot)`` is called from the searching thread a few times a second with a
+    # PlayResult of the search so far; once ``stop`` is set the search ends within a few
+    # milliseconds and answers with what it has.
+    on_info: Callable[[PlayResult], None] | None = None
+    stop: threading.Event | None = None
+    INFO_EVERY: ClassVar[float] = 0.2                # seconds between snapshots
 
     def __init__(self, **opts: Any):
         declared = {o.name: o for o in self.all_options()}

@@ -13,6 +13,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -151,16 +152,24 @@ class MctsEngine(Engine):
 
     # --- search -------------------------------------------------------------------------
     def _run_tree(self, tree: _Tree, state: np.ndarray, params: np.ndarray, sims: int | None,
-                  deadline: float | None) -> tuple[int, int]:
-        if deadline is None:
+                  deadline: float | None,
+                  report: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+        """Run simulations until ``sims`` are done or ``deadline`` passes (or ``self.stop`` is
+        set), in short jitted slices; ``report(done, depth)`` every ``INFO_EVERY`` seconds."""
+        stop = self.stop
+        if deadline is None and report is None and stop is None:
             return MK.run_simulations(tree.ints, tree.flts, tree.meta, state, sims, tree.rng, params,
                                       self._tables)
         done = deepest = 0
         batch = 16
+        next_report = time.perf_counter() + self.INFO_EVERY
         while sims is None or done < sims:
             now = time.perf_counter()
-            if now >= deadline:
+            if (deadline is not None and now >= deadline) or (stop is not None and stop.is_set()):
                 break
+            if report is not None and now >= next_report:
+                report(done, deepest)
+                next_report = now + self.INFO_EVERY
             if sims is not None:
                 batch = min(batch, sims - done)
             n, d = MK.run_simulations(tree.ints, tree.flts, tree.meta, state, batch, tree.rng, params,
@@ -171,7 +180,8 @@ class MctsEngine(Engine):
                 break
             took = max(time.perf_counter() - now, 1e-6)
             per_sim = took / n
-            target = min(SLICE_S, max(0.0, deadline - time.perf_counter()) * 0.5)
+            left = SLICE_S if deadline is None else max(0.0, deadline - time.perf_counter()) * 0.5
+            target = min(SLICE_S, left)
             batch = int(max(1, min(batch * 4, target / per_sim)))
         return done, deepest
 
@@ -187,19 +197,28 @@ class MctsEngine(Engine):
             self._prepare(tree, board)
         state = board.state.copy()
         params = self._params(board)
+        report = None
+        if self.on_info is not None:
+            on_info = self.on_info
+            report = lambda done, depth: on_info(   # noqa: E731
+                self._answer(board, trees, [(done * self.threads, depth)], clock, final=False))
         if self.threads == 1:
-            results = [self._run_tree(trees[0], state, params, sims, deadline)]
+            results = [self._run_tree(trees[0], state, params, sims, deadline, report)]
         else:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=self.threads)
             shares = [None] * self.threads if sims is None else \
                 [sims // self.threads + (1 if i < sims % self.threads else 0) for i in range(self.threads)]
-            futures = [self._pool.submit(self._run_tree, t, state, params, s, deadline)
-                       for t, s in zip(trees, shares)]
+            futures = [self._pool.submit(self._run_tree, t, state, params, s, deadline,
+                                         report if i == 0 else None)
+                       for i, (t, s) in enumerate(zip(trees, shares))]
             results = [f.result() for f in futures]
         return self._answer(board, trees, results, clock)
 
-    def _answer(self, board: Board, trees: list[_Tree], results, clock: Stopwatch) -> PlayResult:
+    def _answer(self, board: Board, trees: list[_Tree], results, clock: Stopwatch,
+                final: bool = True) -> PlayResult:
+        """The search's answer from the trees' root statistics (``final=False``: a snapshot of a
+        running search, with no side effects)."""
         stats: dict[int, list[float]] = {}     # move -> [visits, wins, proof]
         for tree in trees:
             root = tree.root
@@ -246,6 +265,8 @@ class MctsEngine(Engine):
                                   "winrate": winrate, "proven": int(b[2]),
                                   "tree_nodes": int(sum(t.meta[MK.USED] for t in trees)),
                                   "tree_full": bool(any(t.meta[MK.FULL] for t in trees))})
+        if not final:
+            return result
         if resign:
             result.move, result.name = -1, "resign"
         self.last_stats = result.info
