@@ -6,8 +6,10 @@ The swap decision comes from the shipped table of solved openings where it cover
 
 from __future__ import annotations
 
+import time
+
 from boardai.solvers.answer import Answer
-from boardai.solvers.hex.solver import engine_move
+from boardai.solvers.hex.solver import engine_move, move_outcomes
 
 
 class Player:
@@ -22,9 +24,16 @@ class Player:
         pass
 
     def move(self, board, budget: float | None, every_move: bool) -> Answer | None:
-        """A winning move (or the most stubborn loss); None if not solved within ``budget``."""
+        """A winning move (or the most stubborn loss); None if not solved within ``budget``.
+        ``every_move``: also every cell the solver settles in the time (+1 won, -1 lost)."""
+        clock = time.perf_counter()
         answer = engine_move(board, budget)
         if answer is None:
             return None
         move, info = answer
-        return Answer(move, nodes=int(info.get("nodes", 0)), info=info)
+        scores = None
+        if every_move:
+            left = None if budget is None else max(0.0, budget - (time.perf_counter() - clock))
+            scores = move_outcomes(board, left)
+            info = {**info, "scores": {board.move_name(c): v for c, v in scores.items()}}
+        return Answer(move, scores=scores, nodes=int(info.get("nodes", 0)), info=info)

@@ -474,6 +474,27 @@ def engine_move(board, seconds: float | None) -> tuple[int, dict] | None:
     return best, info
 
 
+def move_outcomes(board, seconds: float | None) -> dict[int, int]:
+    """Every cell's exact value for the side to move that the solver settles within
+    ``seconds``: +1 the move wins, -1 it loses; cells not settled in time are left out (the
+    swap, when allowed, is not scored).  Used to mark solved cells on a board."""
+    _check_board(board)
+    deadline = None if seconds is None else time.perf_counter() + float(seconds)
+    s = _solver_for(board.width, board.height)
+    mover = int(board.turn)
+    pos = s.position(board.cells, mover)
+    out: dict[int, int] = {}
+    for c in [int(x) for x in s.order]:
+        if board.cells[c] != 0:
+            continue
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+        r = s.run(s.child(pos, mover, c), 1 - mover, deadline)
+        if r != UNKNOWN:
+            out[c] = -r                      # the child's result is the opponent's
+    return out
+
+
 def solve_openings(size: int, time_limit: float | None = None, progress=None,
                    threads: int = 1) -> dict[str, str | None]:
     """Winner of every one-stone opening by Black on the empty size×size board (White to move);
