@@ -1,0 +1,68 @@
+"""``boardai tui``: the full-screen game in the terminal (Textual), with ``play``'s options."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from boardai.cli.common import CONTEXT, Fail, blocked_option, game_option, size_option
+from boardai.engines.base import MAX_SEED, EngineUnavailable
+
+
+@click.command(context_settings=CONTEXT)
+@game_option(help="Which game.")
+@size_option(" (Hex default 7 here, Connect Four 7x6)")
+@blocked_option()
+@click.option("--swap", is_flag=True, help="Hex: allow the swap rule (White may take Black's first stone).")
+@click.option("--black", "black", metavar="SPEC", help="Black (first player): human or an engine spec.")
+@click.option("--white", "white", metavar="SPEC", help="White: human or an engine spec.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED - 1),
+              help="Seed for engines that take one (reproducible games), 0..2**63-2.")
+@click.option("--save", type=click.Path(dir_okay=False), help="Record the game to this SGF file.")
+@click.option("--load", type=click.Path(dir_okay=False), help="Resume the game recorded in this file.")
+@click.option("--no-color", is_flag=True, help="No colour (also when NO_COLOR is set).")
+def tui(game, size, blocked, swap, black, white, seed, save, load, no_color) -> None:
+    """Play full screen: the board in colour, moves by arrow keys + Enter, mouse or typing.
+
+    The side panel shows the engine thinking live (best move, win rate, visits, nodes/s,
+    principal variation) and the moves.  Keys: u undo, h hint, n new game, s save, l load,
+    : type a move or command, ? all keys, q quit.  Every move is recorded (SGF) as in play.
+    With no --black/--white/--load it opens the new-game dialog first.
+
+    \b
+    Examples:
+      boardai tui
+      boardai tui --size 9 --black human --white mcts:time=2
+      boardai tui --game connect4 --size random --blocked random --black human --white mcts
+      boardai tui --load game.sgf
+    """
+    try:
+        from boardai.ui.tui import BoardApp, Options, start_game
+    except ImportError as exc:
+        raise Fail(f"boardai tui needs Textual: pip install 'boardai[tui]' ({exc})") from None
+    from boardai.records import RecordError
+
+    opts = Options(game=game.lower(), size=size, blocked=tuple(blocked), swap=swap, black=black,
+                   white=white, seed=seed, save=save, load=load)
+    try:
+        session, note = start_game(opts)
+    except RecordError as exc:
+        raise Fail(str(exc)) from None
+    except EngineUnavailable as exc:           # a missing optional package: not a usage error
+        raise Fail(str(exc)) from None
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if no_color:
+        os.environ["NO_COLOR"] = "1"
+    ask = black is None and white is None and load is None
+    app = BoardApp(session, opts, note=note, ask=ask)
+    try:
+        app.run()
+    finally:
+        app.close_engines()
+    path = app.session.record_path
+    if app.session.board.ply:
+        click.echo(f"Game record: {path}")
+    sys.exit(app.return_code or 0)

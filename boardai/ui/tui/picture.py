@@ -1,0 +1,322 @@
+"""The board of ``boardai tui`` as a picture of terminal cells, drawn from ``Board.view()``.
+
+``draw(view, ...)`` returns a ``Picture``: rich ``Text`` lines plus where every spot sits on them
+(for marks) and which spot each character cell belongs to (for mouse clicks).  Nothing here knows
+a game by name: ``view["shape"]`` says how the board is drawn (``hex``: a rhombus, each row
+shifted half a cell; ``grid``: rows and columns) and ``view["drops"]`` that a column is one move.
+
+Every shape has a few layouts, from roomy to tight; ``fit`` picks the roomiest that fits the
+space the widget has (Hex 11x11 and Connect Four 12x12 fit in an 80x24 terminal), or None.
+
+Stones and marks stay readable without colour (``NO_COLOR``): Black ``●``, White ``○`` (``●``
+for both when colour tells them apart), a winning chain ``◆``/``◇``, the last move in
+parentheses (or underlined where there is no room), the cursor in reverse video, the engine's
+hint ``*``, a blocked cell ``#``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rich.style import Style
+from rich.text import Text
+
+EMPTY, BLACK, WHITE, BLOCKED = 0, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One way to draw a shape: ``pitch`` columns from cell to cell, ``shift`` columns each row
+    moves right (Hex), ``links``: a line of ``\\ /`` between rows (Hex) or a blank line (grid)."""
+
+    name: str
+    pitch: int
+    shift: int = 0
+    links: bool = False
+
+
+HEX_LAYOUTS = (Layout("links", 4, 2, True), Layout("spaced", 4, 2), Layout("compact", 2, 1))
+GRID_LAYOUTS = (Layout("tall", 4, 0, True), Layout("wide", 3), Layout("compact", 2))
+
+
+@dataclass
+class Palette:
+    """Styles of the picture; ``mono`` swaps glyphs so nothing depends on colour."""
+
+    mono: bool = False
+    black: str = "bold #4f8fff"
+    white: str = "bold #ff5a5a"
+    empty: str = "#7c7c7c"
+    blocked: str = "#9a9a9a on #3a3a3a"
+    link: str = "#5a5a5a"
+    label: str = "bold"
+    win: str = "on #2f6a1f"
+    hint: str = "bold #d070ff"
+    cursor: str = "reverse"
+    last: str = "bold underline"
+    frame: str = "#8a8a8a"
+
+    def glyph(self, value: int, win: bool = False) -> str:
+        if value == BLACK:
+            return "◆" if win else "●"
+        if value == WHITE:
+            return ("◇" if self.mono else "◆") if win else ("○" if self.mono else "●")
+        if value == BLOCKED:
+            return "#"
+        return "·"
+
+    def stone(self, value: int) -> str:
+        return {BLACK: self.black, WHITE: self.white, BLOCKED: self.blocked}.get(value, self.empty)
+
+
+@dataclass
+class Picture:
+    """A drawn board: ``lines`` of text, ``cells`` spot -> (col, line) of its glyph, ``hits``
+    (col, line) -> spot for clicks."""
+
+    lines: list[Text]
+    cells: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    hits: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    layout: str = ""
+
+    @property
+    def width(self) -> int:
+        return max((t.cell_len for t in self.lines), default=0)
+
+    @property
+    def height(self) -> int:
+        return len(self.lines)
+
+    def spot_at(self, col: int, line: int) -> tuple[int, int] | None:
+        return self.hits.get((col, line))
+
+
+class _Canvas:
+    """A grid of characters with a style each, turned into Text lines at the end."""
+
+    def __init__(self, width: int, height: int):
+        self.chars = [[" "] * width for _ in range(height)]
+        self.styles: list[list[Style | None]] = [[None] * width for _ in range(height)]
+
+    def put(self, col: int, line: int, text: str, style: str | Style | None = None) -> None:
+        for i, ch in enumerate(text):
+            if 0 <= line < len(self.chars) and 0 <= col + i < len(self.chars[line]):
+                self.chars[line][col + i] = ch
+                if style is not None:
+                    self.styles[line][col + i] = Style.parse(style) if isinstance(style, str) \
+                        else style
+
+    def restyle(self, col: int, line: int, style: str) -> None:
+        if 0 <= line < len(self.chars) and 0 <= col < len(self.chars[line]):
+            old = self.styles[line][col]
+            new = Style.parse(style)
+            self.styles[line][col] = new if old is None else old + new
+
+    def lines(self) -> list[Text]:
+        out = []
+        for chars, styles in zip(self.chars, self.styles):
+            end = len(chars)
+            while end and chars[end - 1] == " " and styles[end - 1] is None:
+                end -= 1
+            text = Text(no_wrap=True, end="")
+            for ch, st in zip(chars[:end], styles[:end]):
+                text.append(ch, st)
+            out.append(text)
+        return out
+
+
+def size_of(view: dict, layout: Layout) -> tuple[int, int] | None:
+    """(columns, lines) ``layout`` needs for ``view``'s board (None: it cannot draw it: column
+    labels too long for its pitch)."""
+    w, h = view["width"], view["height"]
+    lw = max(len(r) for r in view["row_labels"])
+    if max(len(c) for c in view["col_labels"]) >= layout.pitch:
+        return None
+    body = 2 * h - 1 if layout.links else h
+    if view["shape"] == "hex":
+        return lw + 2 + layout.shift * (h - 1) + layout.pitch * (w - 1) + 2 + lw, body + 2
+    return 2 * lw + 7 + layout.pitch * (w - 1), body + 3
+
+
+def layouts(view: dict) -> tuple[Layout, ...]:
+    return HEX_LAYOUTS if view["shape"] == "hex" else GRID_LAYOUTS
+
+
+def fit(view: dict, columns: int, lines: int) -> Layout | None:
+    """The roomiest layout of ``view``'s shape that fits in ``columns`` x ``lines``."""
+    for layout in layouts(view):
+        need = size_of(view, layout)
+        if need is not None and need[0] <= columns and need[1] <= lines:
+            return layout
+    return None
+
+
+def smallest(view: dict) -> tuple[int, int]:
+    """The space the tightest layout needs (for the "too small" message)."""
+    sizes = [s for s in (size_of(view, lay) for lay in layouts(view)) if s is not None]
+    return min(sizes, key=lambda s: (s[0] * s[1], s))
+
+
+def draw(view: dict, layout: Layout, palette: Palette | None = None,
+         cursor: tuple[int, int] | None = None, hint: tuple[int, int] | None = None,
+         show_cursor: bool = True) -> Picture:
+    """``view``'s board in ``layout``.  ``cursor`` is a spot (with ``drops``, its column is what
+    counts: the spot a stone would land on is marked); ``hint`` a spot to mark."""
+    palette = palette or Palette()
+    if view["shape"] == "hex":
+        return _draw_hex(view, layout, palette, cursor if show_cursor else None, hint)
+    return _draw_grid(view, layout, palette, cursor if show_cursor else None, hint)
+
+
+def _mark_spot(canvas: _Canvas, palette: Palette, view: dict, spot: tuple[int, int],
+               where: tuple[int, int], hint: tuple[int, int] | None, room: bool) -> None:
+    """Last move, cursor, hint on one spot drawn at ``where`` (``room``: spaces either side)."""
+    col, line = where
+    x, y = spot
+    last = view["last"]
+    if last is not None and tuple(last) == spot:
+        if room:
+            canvas.put(col - 1, line, "(", palette.label)
+            canvas.put(col + 1, line, ")", palette.label)
+        else:
+            canvas.restyle(col, line, palette.last)
+    if hint is not None and tuple(hint) == spot and view["spots"][y][x] == EMPTY:
+        canvas.put(col, line, "*", palette.hint)
+
+
+def _stone(canvas: _Canvas, palette: Palette, view: dict, x: int, y: int, col: int, line: int,
+           wins: set) -> None:
+    value = view["spots"][y][x]
+    win = (x, y) in wins
+    style = palette.stone(value)
+    if win:
+        style = f"{style} {palette.win}"
+    canvas.put(col, line, palette.glyph(value, win), style)
+
+
+def _draw_hex(view: dict, layout: Layout, palette: Palette, cursor, hint) -> Picture:
+    w, h = view["width"], view["height"]
+    cols, rows = view["col_labels"], view["row_labels"]
+    lw = max(len(r) for r in rows)
+    size = size_of(view, layout)
+    assert size is not None
+    canvas = _Canvas(*size)
+    pic = Picture([], layout=layout.name)
+    wins = {tuple(s) for s in view["win"]}
+    step = 2 if layout.links else 1
+    x0 = lw + 2                                   # the first cell of the top row
+
+    def at(x: int, y: int) -> tuple[int, int]:
+        return x0 + layout.shift * y + layout.pitch * x, 1 + step * y
+
+    # Black joins the top and bottom rows (its colour on the letters), White the sides.
+    for x in range(w):
+        col, _ = at(x, 0)
+        canvas.put(col - len(cols[x]) + 1, 0, cols[x], palette.black)
+        col, _ = at(x, h - 1)
+        canvas.put(col - len(cols[x]) + 1, size[1] - 1, cols[x], palette.black)
+    for y in range(h):
+        col, line = at(0, y)
+        canvas.put(col - 2 - len(rows[y]), line, rows[y], palette.white)
+        col, _ = at(w - 1, y)
+        canvas.put(col + 2, line, rows[y], palette.white)
+        for x in range(w):
+            col, line = at(x, y)
+            if layout.links and x < w - 1:
+                canvas.put(col + 1, line, " - ", palette.link)
+            _stone(canvas, palette, view, x, y, col, line, wins)
+            pic.cells[(x, y)] = (col, line)
+            wide = 1 if layout.pitch >= 4 else 0
+            for c in range(col - wide, col + layout.pitch // 2 + wide):
+                pic.hits[(c, line)] = (x, y)
+        if layout.links and y < h - 1:
+            col, line = at(0, y)
+            for x in range(w):
+                canvas.put(col + 1 + layout.pitch * x, line + 1, "\\", palette.link)
+                if x < w - 1:
+                    canvas.put(col + 3 + layout.pitch * x, line + 1, "/", palette.link)
+    room = layout.pitch >= 4
+    for (x, y), where in pic.cells.items():
+        _mark_spot(canvas, palette, view, (x, y), where, hint, room)
+    if cursor is not None and tuple(cursor) in pic.cells:
+        col, line = pic.cells[tuple(cursor)]
+        canvas.restyle(col, line, palette.cursor)
+    pic.lines = canvas.lines()
+    return pic
+
+
+def _draw_grid(view: dict, layout: Layout, palette: Palette, cursor, hint) -> Picture:
+    w, h = view["width"], view["height"]
+    cols, rows = view["col_labels"], view["row_labels"]
+    lw = max(len(r) for r in rows)
+    size = size_of(view, layout)
+    assert size is not None
+    canvas = _Canvas(*size)
+    pic = Picture([], layout=layout.name)
+    wins = {tuple(s) for s in view["win"]}
+    step = 2 if layout.links else 1
+    left = lw + 1                                 # the frame's left side
+    bottom = 1 + step * (h - 1) + 1               # the frame's bottom line
+    drops = view["drops"]
+
+    def at(x: int, y: int) -> tuple[int, int]:
+        return left + 2 + layout.pitch * x, 1 + step * y
+
+    right = left + 2 + layout.pitch * (w - 1) + 2   # the frame's right side
+    for y in range(1, bottom):
+        canvas.put(left, y, "│", palette.frame)
+        canvas.put(right, y, "│", palette.frame)
+    canvas.put(left, bottom, "└" + "─" * (right - left - 1) + "┘", palette.frame)
+    cursor_col = None
+    if cursor is not None:
+        cursor_col = cursor[0]
+    for x in range(w):
+        col, _ = at(x, 0)
+        for line in (0, bottom + 1):
+            style = palette.label
+            if drops and cursor_col == x:
+                style = f"{style} {palette.cursor}"
+            canvas.put(col - len(cols[x]) + 1, line, cols[x], style)
+    for y in range(h):
+        _, line = at(0, y)
+        canvas.put(left - 1 - len(rows[y]), line, rows[y], palette.label)
+        canvas.put(right + 2, line, rows[y], palette.label)
+        for x in range(w):
+            col, line = at(x, y)
+            _stone(canvas, palette, view, x, y, col, line, wins)
+            pic.cells[(x, y)] = (col, line)
+            for c in range(col - 1, col - 1 + layout.pitch):
+                pic.hits[(c, line)] = (x, y)
+                if layout.links and y < h - 1:
+                    pic.hits[(c, line + 1)] = (x, y)
+    if drops:                                     # a click on a column's labels drops there too
+        for x in range(w):
+            col, _ = at(x, 0)
+            for c in range(col - 1, col - 1 + layout.pitch):
+                pic.hits[(c, 0)] = (x, 0)
+                pic.hits[(c, bottom + 1)] = (x, h - 1)
+    room = layout.pitch >= 3
+    for spot, where in pic.cells.items():
+        _mark_spot(canvas, palette, view, spot, where, hint, room)
+    if cursor is not None:
+        spot = tuple(cursor)
+        if drops:
+            spot = _landing(view, cursor[0])
+        if spot is not None and spot in pic.cells:
+            col, line = pic.cells[spot]
+            canvas.restyle(col, line, palette.cursor)
+    pic.lines = canvas.lines()
+    return pic
+
+
+def _landing(view: dict, x: int) -> tuple[int, int] | None:
+    """Where a stone dropped in column ``x`` lands: ``view["landing"][x]`` (the widget adds it
+    from ``Board.spot_of``; None: the column is full)."""
+    landing = view.get("landing")
+    if landing is None or landing[x] is None:
+        return None
+    return tuple(landing[x])
+
+
+__all__ = ["Layout", "Palette", "Picture", "draw", "fit", "smallest", "size_of", "HEX_LAYOUTS",
+           "GRID_LAYOUTS"]
