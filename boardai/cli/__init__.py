@@ -18,6 +18,7 @@ from boardai.cli.compete import compete
 from boardai.cli.gtp import gtp
 from boardai.cli.play import play
 from boardai.cli.solve import book, solve
+from boardai.cli.tui import tui
 
 
 @click.group(context_settings=CONTEXT)
@@ -42,7 +43,7 @@ def main() -> None:
 
 
 for _command in (play, gtp, engines, analyse, solve, book, bench, match, tournament, results,
-                 compete):
+                 compete, tui):
     main.add_command(_command)
 
 __all__ = ["CONTEXT", "GAME_CHOICE", "Fail", "game_option", "main"]
