@@ -14,7 +14,7 @@ from rich.table import Table
 from boardai.arena.match import MatchOutcome, MatchScore, TournamentOutcome, score_games
 from boardai.arena.ratings import finite_or_none
 from boardai.arena.store import Store, StoredGame
-from boardai.records import GameRecord, RecordError, save
+from boardai.records import GameRecord, save
 
 
 def report_console() -> Console:
@@ -198,22 +198,21 @@ def sgf_result(g: StoredGame) -> tuple[str, str | None]:
     return f"{w}+", None
 
 
+def stored_record(g: StoredGame) -> GameRecord:
+    """The record of a stored game (what ``results --export`` writes and the web page opens)."""
+    result, resigned = sgf_result(g)
+    extra = {"GN": f"{g.match_key} game {g.idx}", "EV": f"boardai arena, {g.reason}"}
+    return GameRecord(game=g.game, width=g.width, height=g.height, moves=g.moves,
+                      black=g.black, white=g.white, result=result, resigned=resigned,
+                      extra=extra, blocked=tuple(tuple(c) for c in g.blocked))
+
+
 def export_sgf(store: Store, folder: str | Path) -> int:
     """Write every stored game as a record file in ``folder``; returns how many."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     n = 0
     for g in store.games():
-        result, resigned = sgf_result(g)
-        extra = {"GN": f"{g.match_key} game {g.idx}", "EV": f"boardai arena, {g.reason}"}
-        rules = {"blocked": [tuple(c) for c in g.blocked]} if g.blocked else {}
-        try:
-            record = GameRecord(game=g.game, width=g.width, height=g.height, moves=g.moves,
-                                black=g.black, white=g.white, result=result, resigned=resigned,
-                                extra=extra, **rules)
-        except TypeError:           # records without blocked cells
-            raise RecordError(f"game {g.idx} of match {g.match_key[:8]} has blocked cells, "
-                              "which this version's records cannot hold") from None
-        save(record, folder / f"{g.match_key[:8]}-{g.idx:05d}.sgf")
+        save(stored_record(g), folder / f"{g.match_key[:8]}-{g.idx:05d}.sgf")
         n += 1
     return n

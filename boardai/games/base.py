@@ -286,6 +286,7 @@ class Board:
     # row first (Hex, tic-tac-toe) need nothing more; Connect Four overrides the four methods.
     shape: ClassVar[str] = "grid"      # "hex": the rhombus, each row shifted half a cell
     drops: ClassVar[bool] = False      # a click anywhere in a column plays that column
+    edges: ClassVar[dict[str, str] | None] = None   # Hex: which sides each colour joins
 
     def spot(self, x: int, y: int) -> int:
         """0 empty, 1 Black, 2 White, 3 blocked (no stone may stand there).  The default reads
@@ -326,7 +327,7 @@ class Board:
         outcome = self.outcome()
         cols, rows = self.labels()
         return {
-            "shape": self.shape, "drops": self.drops,
+            "shape": self.shape, "drops": self.drops, "edges": self.edges,
             "width": self.width, "height": self.height,
             "spots": [[self.spot(x, y) for x in range(self.width)] for y in range(self.height)],
             "col_labels": cols, "row_labels": rows,

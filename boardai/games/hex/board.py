@@ -37,6 +37,7 @@ class HexBoard(Board):
     game_id = GAME_HEX
     win_termination = CONNECTION
     shape = "hex"
+    edges = {"black": "top-bottom", "white": "left-right"}
 
     def __init__(self, width: int = DEFAULT_SIZE, height: int | None = None, swap: bool = False):
         height = width if height is None else height

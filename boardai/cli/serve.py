@@ -1,0 +1,78 @@
+"""``boardai serve``: the web page to play and analyse on (the app is ``boardai.ui.web``)."""
+
+from __future__ import annotations
+
+import click
+
+from boardai.cli.common import CONTEXT, Fail
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; anything but this machine's loopback is warned about.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free port).")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
+@click.option("--store", type=click.Path(dir_okay=False),
+              help="The arena store shown first (default $BOARDAI_HOME/arena.sqlite); the page "
+                   "may open the other stores in its folder.")
+@click.option("--store-dir", type=click.Path(file_okay=False, exists=True),
+              help="The folder whose stores the page may open (default: --store's folder).")
+@click.option("--allow-programs", is_flag=True,
+              help="Let the page seat engines that start a program (gtp:CMD, strategy:PATH).")
+def serve(host, port, open_browser, store, store_dir, allow_programs) -> None:
+    """Serve the web page: play Hex, Connect Four and the other games against any engine,
+    watch engines think (heat map, principal variation, win-rate graph), solve positions,
+    browse arena results.  Everything is local: the page needs no network.
+
+    \b
+    Examples:
+      boardai serve                       # then open http://127.0.0.1:8000/
+      boardai serve --open --port 8080
+      boardai serve --store results.sqlite
+    """
+    try:
+        import uvicorn
+
+        from boardai.ui.web.app import create_app
+    except ImportError as exc:
+        raise Fail(f"the web page needs the 'web' extra: pip install 'boardai[web]' ({exc})") \
+            from None
+    if host not in LOCAL_HOSTS:
+        click.echo(f"warning: listening on {host}: other machines can reach this server and its "
+                   "engines; use the default 127.0.0.1 unless you mean it", err=True)
+    app = create_app(store=store, store_dir=store_dir, allow_programs=allow_programs, host=host)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=16 * 1024)
+    server = uvicorn.Server(config)
+    shown = f"[{host}]" if ":" in host else host
+
+    async def announce() -> None:
+        while not server.started:
+            import asyncio
+            await asyncio.sleep(0.05)
+        bound = port
+        for s in server.servers:
+            for sock in s.sockets:
+                bound = sock.getsockname()[1]
+        url = f"http://{shown}:{bound}/"
+        click.echo(f"boardai serves {url}  (Ctrl-C stops)")
+        if open_browser:
+            import webbrowser
+            webbrowser.open(url)
+
+    import asyncio
+
+    async def main() -> None:
+        task = asyncio.create_task(announce())
+        try:
+            await server.serve()
+        finally:
+            task.cancel()
+    try:
+        asyncio.run(main())
+    except OSError as exc:
+        raise Fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    except KeyboardInterrupt:
+        pass

@@ -1,0 +1,708 @@
+"""The games the web page plays: one ``GameSession`` per game, kept by ``Sessions``.
+
+A session holds the board, who sits on each side (``human`` or an engine built from its spec),
+the clocks, the win-rate known after each move, and at most one running search: the engine's
+own move, an analysis, a review of the whole game or a solve.  Everything that changes a session
+runs on the server's event loop; searches run in worker threads (the jitted searches release
+the GIL) on a copy of the board, send live snapshots back through ``loop.call_soon_threadsafe``
+and stop early through ``Engine.stop``.  A search's answer is applied only if the game has not
+changed since it started (each change bumps ``generation``), so an undo or a closed tab never
+receives a stale move.
+
+Listeners (one ``asyncio.Queue`` per open websocket) receive every message; a slow listener's
+oldest messages are dropped, never the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from boardai import records
+from boardai.engines.base import Engine, EngineError, Limit, PlayResult
+from boardai.engines.registry import make_engine, parse_spec
+from boardai.games import DEFAULT_GAME, all_games, game_of, get_game
+from boardai.games.base import Board, Color, MoveError
+
+DEFAULT_MOVE_TIME = 1.0
+MAX_MOVE_TIME = 60.0
+MAX_ANALYSIS_TIME = 600.0
+MAX_REVIEW_TIME = 30.0            # per position
+SOLVE_TIME = 5.0
+ENGINE_MEMORY_MB = 128           # engines with a memory option get this unless their spec says
+MAX_GAMES = 64                   # live games; the oldest idle one is closed beyond it
+MAX_LISTENER_BACKLOG = 200       # messages queued for one websocket before old ones are dropped
+PROGRAM_ENGINES = ("gtp", "strategy")   # specs that start a program or load a library
+INFO_EVERY = 0.25                # seconds between analysis messages of one search
+
+
+class WebError(ValueError):
+    """A request the server refuses; the message says what is accepted (HTTP 400)."""
+
+
+class NotFound(WebError):
+    """No such game, store or stored game (HTTP 404)."""
+
+
+def _colour_name(c: Color) -> str:
+    return c.name.lower()
+
+
+def build_engine(spec: str, allow_programs: bool) -> Engine:
+    """The engine a seat's spec names, with the page's memory cap; WebError with the registry's
+    message for a bad spec."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise WebError("an engine spec is text such as mcts or mcts:time=2 (see /api/meta)")
+    if len(spec) > 500:
+        raise WebError("an engine spec is at most 500 characters")
+    try:
+        name, raw = parse_spec(spec)
+    except ValueError as exc:
+        raise WebError(str(exc)) from None
+    if name in PROGRAM_ENGINES and not allow_programs:
+        raise WebError(f"{name}: engines that start a program are refused by this server "
+                       "(start it with --allow-programs to use them)")
+    try:
+        engine = make_engine(spec)
+        declared = {o.name for o in engine.all_options()}
+        if "memory_mb" in declared and "memory_mb" not in raw:
+            engine.close()
+            engine = make_engine(spec, memory_mb=ENGINE_MEMORY_MB)
+    except ValueError as exc:
+        raise WebError(str(exc)) from None
+    return engine
+
+
+def _limit_for(engine: Engine, spec: str, seconds: float) -> Limit:
+    """The page's seconds per move, unless the spec sets a budget of its own."""
+    _, raw = parse_spec(spec)
+    if any(k in raw for k in ("time", "sims", "nodes", "depth")):
+        return Limit()
+    return Limit(time=seconds) if engine.timed else Limit()
+
+
+def check_seconds(value: Any, what: str, most: float, default: float) -> float:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not \
+            0 < float(value) <= most:
+        raise WebError(f"{what} must be a number of seconds in (0, {most:g}], not {value!r}")
+    return float(value)
+
+
+@dataclass
+class Seat:
+    spec: str                          # "human" or an engine spec
+    engine: Engine | None = None
+    # one search at a time per engine: a cancelled search that has not yet returned (an engine
+    # that cannot stop early) holds it until it does
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def human(self) -> bool:
+        return self.engine is None
+
+
+@dataclass
+class Search:
+    kind: str                          # engine | analysis | review | solve
+    generation: int
+    stop: threading.Event = field(default_factory=threading.Event)
+    engine: Engine | None = None
+    own_engine: bool = False           # built for this search (closed when it ends)
+
+
+class GameSession:
+    """One game on the page (see the module's docstring)."""
+
+    def __init__(self, gid: str, board: Board, seats: tuple[Seat, Seat], move_time: float,
+                 manager: "Sessions"):
+        self.id = gid
+        self.board = board
+        self.seats = seats
+        self.move_time = move_time
+        self.manager = manager
+        self.move_meta: list[dict] = [{"time_s": None, "black_winrate": None}
+                                      for _ in board.move_stack]
+        self.start_rate: float | None = None   # Black's win rate before any move
+        self.clocks = [0.0, 0.0]
+        self.turn_started = time.monotonic()
+        self.resigned: Color | None = None
+        self.fault: str | None = None          # an engine that failed ends the game
+        self.message: str | None = None
+        self.generation = 0
+        self.search: Search | None = None
+        self.analysis: tuple[str, float] | None = None    # (spec, seconds) while analysis is on
+        self.listeners: set[asyncio.Queue] = set()
+        self.last_used = time.monotonic()
+        self.closed = False
+
+    # --- facts ----------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.board.is_game_over() or self.resigned is not None or self.fault is not None
+
+    def seat_to_move(self) -> Seat:
+        return self.seats[int(self.board.turn)]
+
+    def state(self) -> dict:
+        board = self.board
+        game = game_of(board)
+        view = board.view()
+        if self.resigned is not None and not board.is_game_over():
+            view.update(over=True, winner=_colour_name(self.resigned.other),
+                        result=f"{self.resigned} resigns; {self.resigned.other} wins")
+        elif self.fault is not None and not board.is_game_over():
+            view.update(over=True, result=self.fault)
+        legal = {}
+        if not self.over:
+            for m in board.legal_moves:
+                spot = board.spot_of(m)
+                legal[board.move_name(m)] = None if spot is None else list(spot)
+        running = None
+        if not self.over:
+            running = _colour_name(board.turn)
+        clocks = list(self.clocks)
+        if running is not None:
+            clocks[int(board.turn)] += time.monotonic() - self.turn_started
+        moves = []
+        replay = board.copy()
+        history = board.move_stack
+        for _ in history:
+            replay.pop()
+        for i, move in enumerate(history):
+            colour = replay.turn
+            name = replay.move_name(move)
+            replay.push(move)
+            moves.append({"ply": i + 1, "name": name, "color": _colour_name(colour),
+                          **self.move_meta[i]})
+        search = self.search
+        return {
+            "id": self.id, "game": board.game_name, "title": game.title,
+            "size": board.size_text if not game.square_sizes or board.width != board.height
+            else str(board.width),
+            "swap": bool(getattr(board, "swap_allowed", False)),
+            "blocked": game.blocked_text(board.setup),
+            "players": {"black": self.seats[0].spec, "white": self.seats[1].spec},
+            "time": self.move_time, "view": view, "moves": moves, "legal": legal,
+            "start_black_winrate": self.start_rate,
+            "clocks": {"black": round(clocks[0], 3), "white": round(clocks[1], 3),
+                       "running": running},
+            "thinking": _colour_name(board.turn) if search and search.kind == "engine" else None,
+            "analysing": bool(search and search.kind in ("analysis", "review")),
+            "analysis": None if self.analysis is None else
+            {"engine": self.analysis[0], "time": self.analysis[1]},
+            "message": self.message, "edges": view["edges"],
+        }
+
+    def summary(self) -> dict:
+        return {"id": self.id, "game": self.board.game_name, "size": self.board.size_text,
+                "players": {"black": self.seats[0].spec, "white": self.seats[1].spec},
+                "ply": self.board.ply, "over": self.over}
+
+    def view_at(self, ply: int) -> dict:
+        history = self.board.move_stack
+        if not 0 <= ply <= len(history):
+            raise WebError(f"ply must be 0..{len(history)} (the moves played), not {ply}")
+        replay = self.board.copy()
+        for _ in range(len(history) - ply):
+            replay.pop()
+        return replay.view()
+
+    # --- messages -------------------------------------------------------------------------
+    def publish(self, message: dict) -> None:
+        for queue in list(self.listeners):
+            while queue.qsize() >= MAX_LISTENER_BACKLOG:
+                try:
+                    queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    break
+            queue.put_nowait(message)
+
+    def publish_state(self) -> None:
+        self.publish({"type": "state", "state": self.state()})
+
+    def _changed(self) -> None:
+        """The position changed: stale searches are cancelled, engines move, analysis follows."""
+        self.generation += 1
+        self.last_used = time.monotonic()
+        self._cancel_search()
+        self._after_change()
+
+    def _after_change(self) -> None:
+        if not self.over and not self.seat_to_move().human:
+            self._start_engine_move()
+        elif self.analysis is not None and not self.over:
+            self._start_analysis(*self.analysis)
+        self.publish_state()
+
+    def _cancel_search(self) -> None:
+        search = self.search
+        if search is not None:
+            search.stop.set()
+            self.search = None
+
+    # --- moves ----------------------------------------------------------------------------
+    def _spend_clock(self) -> float:
+        now = time.monotonic()
+        spent = now - self.turn_started
+        self.clocks[int(self.board.turn)] += spent
+        self.turn_started = now
+        return spent
+
+    def human_move(self, move: Any = None, x: Any = None, y: Any = None) -> None:
+        """Play a human's move (its name, or the spot clicked); WebError and nothing changed if
+        it is not the human's turn or the move is not legal."""
+        if self.over:
+            raise WebError(f"the game is over: {self.state()['view']['result']}")
+        if not self.seat_to_move().human:
+            raise WebError(f"it is {self.board.turn}'s move and {self.seat_to_move().spec} "
+                           "plays it: wait for the engine")
+        board = self.board
+        if move is None:
+            if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, int) \
+                    or not isinstance(y, int):
+                raise WebError('a move is {"move": "c3"} or a spot {"x": 2, "y": 0}')
+            played = board.move_at(x, y)
+            if played is None:
+                if not (0 <= x < board.width and 0 <= y < board.height):
+                    raise WebError(f"({x}, {y}) is off the {board.size_text} board")
+                raise WebError(f"no legal move at {board.labels()[0][x]}"
+                               f"{board.labels()[1][y]}" if not board.drops else
+                               f"column {board.labels()[0][x]} is full")
+            move = played
+        elif not isinstance(move, str) or len(move) > 40:
+            raise WebError('a move is text such as "c3" (Hex) or "4" (Connect Four)')
+        try:
+            before = board.ply
+            board.push(move)
+        except MoveError as exc:
+            raise WebError(str(exc)) from None
+        assert board.ply == before + 1
+        self.move_meta.append({"time_s": round(self._spend_clock(), 3), "black_winrate": None})
+        self.message = None
+        self._changed()
+
+    def undo(self) -> None:
+        """Back to the last position where a human was to move (one move when no human sits)."""
+        if not self.board.move_stack:
+            raise WebError("no move to take back")
+        self.resigned = None
+        self.fault = None
+        humans = any(s.human for s in self.seats)
+        while self.board.move_stack:
+            self.board.pop()
+            self.move_meta.pop()
+            if not humans or self.seat_to_move().human:
+                break
+        self.turn_started = time.monotonic()
+        self.message = None
+        self._changed()
+
+    def resign(self) -> None:
+        if self.over:
+            raise WebError("the game is already over")
+        self.resigned = self.board.turn
+        self._changed()
+
+    # --- searches -------------------------------------------------------------------------
+    def _run(self, search: Search, work: Callable[[], Any], done: Callable[[Any], None],
+             failed: Callable[[BaseException], None]) -> None:
+        """Run ``work`` in the manager's threads; ``done``/``failed`` on the loop, only if the
+        search is still current."""
+        self.search = search
+        loop = self.manager.loop
+
+        def finish(result: Any, error: BaseException | None) -> None:
+            if self.search is not search or self.closed:
+                if search.own_engine and search.engine is not None:
+                    search.engine.close()
+                return
+            self.search = None
+            if search.own_engine and search.engine is not None:
+                search.engine.close()
+            if error is not None:
+                failed(error)
+            else:
+                done(result)
+
+        def job() -> None:
+            try:
+                result = work()
+            except BaseException as exc:        # an engine's fault ends up on the page
+                loop.call_soon_threadsafe(finish, None, exc)
+            else:
+                loop.call_soon_threadsafe(finish, result, None)
+
+        self.manager.pool.submit(job)
+
+    def _streamer(self, search: Search, source: str, board: Board, spec: str
+                  ) -> Callable[[PlayResult], None]:
+        loop = self.manager.loop
+        last = [0.0]
+
+        def on_info(result: PlayResult) -> None:
+            now = time.monotonic()
+            if now - last[0] < INFO_EVERY or search.stop.is_set():
+                return
+            last[0] = now
+            message = analysis_message(board, result, source, spec, done=False)
+            loop.call_soon_threadsafe(self._publish_if_current, search, message)
+        return on_info
+
+    def _publish_if_current(self, search: Search, message: dict) -> None:
+        if self.search is search:
+            self.publish(message)
+
+    def _start_engine_move(self) -> None:
+        seat = self.seat_to_move()
+        engine = seat.engine
+        assert engine is not None
+        board = self.board.copy()
+        search = Search("engine", self.generation, engine=engine)
+        limit = _limit_for(engine, seat.spec, self.move_time)
+
+        def work() -> PlayResult:
+            with seat.lock:
+                if search.stop.is_set():
+                    raise EngineError("cancelled")
+                engine.stop = search.stop
+                engine.on_info = self._streamer(search, "engine", board, seat.spec)
+                return engine.play(board, limit)
+
+        def done(result: PlayResult) -> None:
+            mover = self.board.turn
+            self._spend_clock()
+            if result.resign or result.move < 0:
+                self.resigned = mover
+                self.message = f"{seat.spec} resigns"
+            else:
+                try:
+                    self.board.push(result.move)
+                except MoveError as exc:
+                    self.fault = f"{mover} ({seat.spec}) played an illegal move: {exc}"
+                    self.message = self.fault
+                    self.generation += 1
+                    self.publish_state()
+                    return
+                rate = None
+                if result.value is not None:
+                    mine = (result.value + 1) / 2
+                    rate = mine if mover == Color.BLACK else 1 - mine
+                self.move_meta.append({"time_s": round(result.time_s, 3),
+                                       "black_winrate": None if rate is None else round(rate, 4)})
+                self.publish(analysis_message(board, result, "engine", seat.spec, done=True))
+                for s in self.seats:
+                    if s.engine is not None and s.engine is not engine:
+                        s.engine.notify(self.board, result.move)
+            self._changed()
+
+        def failed(exc: BaseException) -> None:
+            mover = self.board.turn
+            self.fault = f"{mover}'s engine {seat.spec} failed: {exc}; {mover.other} wins"
+            self.message = self.fault
+            self.generation += 1
+            self.publish_state()
+
+        self._run(search, work, done, failed)
+
+    def start_analysis(self, spec: Any, seconds: Any) -> None:
+        seconds = check_seconds(seconds, "time", MAX_ANALYSIS_TIME, 10.0)
+        spec = "mcts" if spec in (None, "") else spec
+        build_engine(spec, self.manager.allow_programs).close()      # the spec is checked now
+        if self.over:
+            raise WebError("the game is over: nothing to analyse")
+        if self.search is not None and self.search.kind == "engine":
+            raise WebError("an engine is thinking about its move: its thinking is shown")
+        self.analysis = (spec, seconds)
+        self._cancel_search()
+        self._start_analysis(spec, seconds)
+        self.publish_state()
+
+    def stop_analysis(self) -> None:
+        self.analysis = None
+        if self.search is not None and self.search.kind in ("analysis", "review", "solve"):
+            self._cancel_search()
+        self.publish_state()
+
+    def _start_analysis(self, spec: str, seconds: float) -> None:
+        engine = build_engine(spec, self.manager.allow_programs)
+        board = self.board.copy()
+        search = Search("analysis", self.generation, engine=engine, own_engine=True)
+        engine.stop = search.stop
+        engine.on_info = self._streamer(search, "analysis", board, spec)
+        ply = board.ply
+
+        def work() -> PlayResult:
+            return engine.analyse(board, Limit(time=seconds))
+
+        def done(result: PlayResult) -> None:
+            self._record_rate(ply, board, result)
+            self.publish(analysis_message(board, result, "analysis", spec, done=True))
+            self.analysis = None
+            self.publish_state()
+
+        def failed(exc: BaseException) -> None:
+            self.analysis = None
+            self.message = f"analysis with {spec} failed: {exc}"
+            self.publish_state()
+
+        self._run(search, work, done, failed)
+
+    def _record_rate(self, ply: int, board: Board, result: PlayResult) -> None:
+        if result.value is None or ply != self.board.ply:
+            return
+        mine = (result.value + 1) / 2
+        rate = round(mine if board.turn == Color.BLACK else 1 - mine, 4)
+        if ply == 0:
+            self.start_rate = rate
+        else:
+            self.move_meta[ply - 1]["black_winrate"] = rate
+
+    def start_review(self, spec: Any, seconds: Any) -> None:
+        """Analyse every position of the game in turn (``seconds`` each), filling the win-rate
+        graph; progress and each position's answer are streamed."""
+        seconds = check_seconds(seconds, "time", MAX_REVIEW_TIME, 0.5)
+        spec = "mcts" if spec in (None, "") else spec
+        if self.search is not None and self.search.kind == "engine":
+            raise WebError("an engine is thinking about its move: review when it has played")
+        engine = build_engine(spec, self.manager.allow_programs)
+        self._cancel_search()
+        self.analysis = None
+        search = Search("review", self.generation, engine=engine, own_engine=True)
+        engine.stop = search.stop
+        history = self.board.move_stack
+        final = self.board.copy()
+        loop = self.manager.loop
+
+        def work() -> list[float | None]:
+            replay = final.copy()
+            for _ in history:
+                replay.pop()
+            rates: list[float | None] = []
+            for ply in range(len(history) + 1):
+                if search.stop.is_set():
+                    break
+                if replay.is_game_over():
+                    out = replay.outcome()
+                    rate = 0.5 if out.winner is None else float(out.winner == Color.BLACK)
+                else:
+                    result = engine.analyse(replay, Limit(time=seconds))
+                    mine = 0.5 if result.value is None else (result.value + 1) / 2
+                    rate = mine if replay.turn == Color.BLACK else 1 - mine
+                rates.append(round(rate, 4))
+                loop.call_soon_threadsafe(self._publish_if_current, search,
+                                          {"type": "review", "done": ply + 1,
+                                           "total": len(history) + 1, "ply": ply,
+                                           "black_winrate": rates[-1]})
+                if ply < len(history):
+                    replay.push(history[ply])
+            return rates
+
+        def done(rates: list[float | None]) -> None:
+            if rates:
+                self.start_rate = rates[0]
+            for i, rate in enumerate(rates[1:]):
+                self.move_meta[i]["black_winrate"] = rate
+            self.publish_state()
+
+        def failed(exc: BaseException) -> None:
+            self.message = f"review with {spec} failed: {exc}"
+            self.publish_state()
+
+        self._run(search, work, done, failed)
+        self.publish_state()
+
+    async def solve(self) -> dict:
+        """Exact values of the moves here where the game's solver settles them in a few seconds
+        (Connect Four: every column's score; Hex: won/lost cells); ``exact`` False otherwise."""
+        if self.over:
+            raise WebError("the game is over: nothing to solve")
+        board = self.board.copy()
+        generation = self.generation
+        engine = make_engine("solver")
+
+        def work() -> PlayResult:
+            try:
+                return engine.analyse(board, Limit(time=SOLVE_TIME))
+            finally:
+                engine.close()
+
+        result = await self.manager.loop.run_in_executor(self.manager.pool, work)
+        scores = result.info.get("scores") or {}
+        answer = {"type": "solve", "ply": board.ply, "exact": bool(result.info.get("exact")),
+                  "scores": {name: int(v) for name, v in scores.items()},
+                  "spots": {name: (None if (s := board.spot_of(board.parse_move(name))) is None
+                                   else list(s)) for name in scores},
+                  "best": result.name,
+                  "note": result.info.get("fallback") or ("exact" if result.info.get("exact")
+                                                          else "not solved")}
+        if generation == self.generation:
+            self.publish(answer)
+        return answer
+
+    def sgf(self) -> str:
+        rec = records.GameRecord.from_board(self.board, black=self.seats[0].spec,
+                                            white=self.seats[1].spec)
+        if self.resigned is not None and not self.board.is_game_over():
+            rec.result = f"{self.resigned.other.letter}+"
+            rec.resigned = self.resigned.letter
+        return records.dumps(rec)
+
+    def close(self) -> None:
+        self.closed = True
+        self._cancel_search()
+        for seat in self.seats:
+            if seat.engine is not None:
+                seat.engine.close()
+        self.publish({"type": "closed"})
+
+
+def analysis_message(board: Board, result: PlayResult, source: str, spec: str,
+                     done: bool) -> dict:
+    """What the page draws from an engine's (running or final) answer on ``board``."""
+    moves = []
+    for info in result.moves[:400]:
+        spot = board.spot_of(info.move)
+        moves.append({"move": info.name, "spot": None if spot is None else list(spot),
+                      "visits": info.visits, "winrate": None if info.winrate is None
+                      else round(float(info.winrate), 4)})
+    pv = []
+    replay = board.copy()
+    for name in result.pv[:30]:
+        try:
+            move = replay.parse_move(name)
+            spot = replay.spot_of(move)
+            replay.push(move)
+        except (MoveError, ValueError):
+            break
+        pv.append({"move": name, "spot": None if spot is None else list(spot)})
+    rate = None if result.value is None else round((result.value + 1) / 2, 4)
+    return {"type": "analysis", "source": source, "engine": spec, "ply": board.ply,
+            "best": result.name, "moves": moves, "pv": pv, "winrate": rate,
+            "black_winrate": None if rate is None else
+            (rate if board.turn == Color.BLACK else round(1 - rate, 4)),
+            "nodes": int(result.nodes), "time_s": round(result.time_s, 3),
+            "nps": round(result.nodes / result.time_s) if result.time_s > 0 else None,
+            "done": done}
+
+
+class Sessions:
+    """Every live game of the server, by id; the thread pool searches run in."""
+
+    def __init__(self, allow_programs: bool = False, max_games: int = MAX_GAMES,
+                 threads: int = 8):
+        self.allow_programs = allow_programs
+        self.max_games = max_games
+        self.games: OrderedDict[str, GameSession] = OrderedDict()
+        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="boardai-search")
+        self._ids = itertools.count(1)
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        return self._loop or asyncio.get_running_loop()
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+
+    def get(self, gid: str) -> GameSession:
+        session = self.games.get(gid)
+        if session is None:
+            raise NotFound(f"no game {gid!r} (it was closed, or the server restarted)")
+        session.last_used = time.monotonic()
+        return session
+
+    def _add(self, board: Board, seats: tuple[Seat, Seat], move_time: float) -> GameSession:
+        while len(self.games) >= self.max_games:
+            oldest = min(self.games.values(), key=lambda s: s.last_used)
+            self.close(oldest.id)
+        gid = f"g{next(self._ids)}"
+        session = GameSession(gid, board, seats, move_time, self)
+        self.games[gid] = session
+        session._after_change()
+        return session
+
+    def new_game(self, body: dict) -> GameSession:
+        """A game from the new-game form (see docs/web.md); WebError naming what is wrong."""
+        known = {"game", "size", "swap", "blocked", "seed", "black", "white", "time"}
+        unknown = sorted(set(body) - known)
+        if unknown:
+            raise WebError(f"unknown field(s) {', '.join(unknown)}: a new game takes "
+                           f"{', '.join(sorted(known))}")
+        name = body.get("game", DEFAULT_GAME)
+        if not isinstance(name, str) or name.lower() not in all_games():
+            raise WebError(f"game must be one of {', '.join(sorted(all_games()))}, not {name!r}")
+        rules = get_game(name.lower())
+        size = body.get("size")
+        if size is not None and not isinstance(size, (str, int)) or isinstance(size, bool):
+            raise WebError(f"size is text such as {rules.size_text(*rules.default_size)}")
+        blocked = body.get("blocked") or ()
+        if isinstance(blocked, str):
+            blocked = tuple(blocked.replace(",", " ").split())
+        if not isinstance(blocked, (list, tuple)) or not all(isinstance(b, str) for b in blocked) \
+                or len(blocked) > 1024:
+            raise WebError('blocked is a list of "COL:ROW" cells (1-based, row 1 at the bottom) '
+                           'or "random"')
+        seed = body.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
+                                 or not 0 <= seed < 2**63):
+            raise WebError("seed is an integer from 0 to 2**63-1")
+        swap = body.get("swap", False)
+        if not isinstance(swap, bool):
+            raise WebError("swap is true or false")
+        move_time = check_seconds(body.get("time"), "time", MAX_MOVE_TIME, DEFAULT_MOVE_TIME)
+        try:
+            board = rules.setup_board(str(size) if size is not None else None, tuple(blocked),
+                                      swap, random.Random(seed))
+        except ValueError as exc:
+            raise WebError(str(exc)) from None
+        seats = self._seats(body.get("black", "human"), body.get("white", "mcts"))
+        return self._add(board, seats, move_time)
+
+    def _seats(self, black: Any, white: Any) -> tuple[Seat, Seat]:
+        seats: list[Seat] = []
+        try:
+            for spec in (black, white):
+                if isinstance(spec, str) and spec.strip().lower() == "human":
+                    seats.append(Seat("human"))
+                else:
+                    engine = build_engine(spec, self.allow_programs)
+                    seats.append(Seat(spec.strip(), engine))
+        except WebError:
+            for seat in seats:
+                if seat.engine is not None:
+                    seat.engine.close()
+            raise
+        return seats[0], seats[1]
+
+    def from_record(self, text: str, black: str = "human", white: str = "human") -> GameSession:
+        """A game at the end of an uploaded record, both seats human unless given."""
+        try:
+            rec = records.loads(text)
+            board = rec.to_board()
+        except (records.RecordError, ValueError) as exc:
+            raise WebError(f"not a record boardai reads: {exc}") from None
+        session = self._add(board, self._seats(black, white), DEFAULT_MOVE_TIME)
+        return session
+
+    def from_board(self, board: Board) -> GameSession:
+        return self._add(board, (Seat("human"), Seat("human")), DEFAULT_MOVE_TIME)
+
+    def close(self, gid: str) -> None:
+        session = self.games.pop(gid, None)
+        if session is None:
+            raise NotFound(f"no game {gid!r}")
+        session.close()
+
+    def shutdown(self) -> None:
+        for gid in list(self.games):
+            self.close(gid)
+        self.pool.shutdown(wait=False, cancel_futures=True)
