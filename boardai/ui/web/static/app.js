@@ -235,6 +235,7 @@ async function startNewGame(event) {
   await guarded(async () => {
     const state = await api("POST", "/api/games", newGameBody());
     await setGame(state);
+    $("#new-game-panel").open = false;
     showMessage(`New game: ${state.title || state.game} ${state.size}`, "info");
   });
 }
@@ -532,7 +533,11 @@ function renderBoard() {
     viewBox: `0 0 ${geo.width.toFixed(1)} ${geo.height.toFixed(1)}`,
     class: `board board-${geo.kind}`, role: "img",
     "aria-label": `${app.state.title || game} board`,
-    "data-ply": view.ply, "data-game": game,
+    "data-ply": view.ply, "data-game": game, "data-id": app.state.id,
+    "data-live": app.viewPly === null ? "1" : "0",
+    "data-turn": view.turn, "data-over": view.over ? "1" : "0",
+    "data-to-move": view.over ? "" : app.state.players?.[view.turn] ?? "",
+    "data-thinking": app.state.thinking || "",
   });
   const defs = svg("defs", {}, root);
   const hatch = svg("pattern", { id: "hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse",
@@ -669,10 +674,11 @@ function renderOverlay() {
   }
 }
 
-function heatColour(t) {
-  // t in [0, 1]: cool blue (little) to warm red (much)
-  const hue = 220 - 215 * t;
-  return `hsl(${hue.toFixed(0)}, 85%, ${(58 - 8 * t).toFixed(0)}%)`;
+/** The heat map's colour for t in [0, 1]: pale yellow (little) through orange to red (much);
+ *  by win-rate, red (losing) through yellow to green (winning). */
+function heatColour(t, byWinrate) {
+  const hue = byWinrate ? 120 * t : 55 - 55 * t;
+  return `hsl(${hue.toFixed(0)}, 90%, ${(62 - 12 * t).toFixed(0)}%)`;
 }
 
 function drawHeat(overlay, geo, an, view, ghostSpots) {
@@ -687,8 +693,9 @@ function drawHeat(overlay, geo, an, view, ghostSpots) {
     const [x, y] = m.spot;
     const share = (m.visits || 0) / maxVisits;
     const t = byWinrate && m.winrate !== null && m.winrate !== undefined ? m.winrate : share;
+    const opacity = byWinrate ? 0.35 + 0.5 * Math.sqrt(share) : 0.12 + 0.8 * Math.sqrt(share);
     geo.heatShape(x, y, overlay, {
-      class: "heat", fill: heatColour(t), "fill-opacity": (0.25 + 0.55 * Math.sqrt(share)).toFixed(2),
+      class: "heat", fill: heatColour(t, byWinrate), "fill-opacity": opacity.toFixed(2),
       "data-move": m.move, "data-visits": m.visits, "data-share": ((m.visits || 0) / total).toFixed(3),
     });
     if (labelled.has(m.move) && m.winrate !== null && m.winrate !== undefined && !ghostSpots.has(`${x},${y}`)) {

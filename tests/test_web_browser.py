@@ -1,0 +1,424 @@
+"""The web page of ``boardai serve`` in a real browser (Chromium driven by Playwright).
+
+The server runs in this process (uvicorn on a free port in a thread, ``create_app()`` with a
+small arena store made for the tests); each test opens the page, plays by clicking the SVG
+board and checks what is drawn.  Engines get tiny budgets (``random``, short ``mcts``) and no
+assertion reads the wall clock: waits are Playwright's, with generous timeouts.
+
+``BOARDAI_WEB_SHOTS=docs/images`` also writes the screenshots of ``docs/web.md`` there.
+Needs Debian's ``chromium`` (``make test`` installs it); without it every test here skips.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+import zlib
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+pytest.importorskip("starlette")
+uvicorn = pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api")
+
+from boardai import records  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+TIMEOUT_MS = 45_000                 # shared, busy machines: waits are generous, never asserted
+SHOTS = os.environ.get("BOARDAI_WEB_SHOTS")
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="no chromium: install Debian's chromium package (make test does it with apt)")
+
+
+# ------------------------------------------------------------------------------ fixtures
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def store_dir(tmp_path_factory) -> Path:
+    """A folder with one arena store: a short random-vs-random Hex 3x3 match."""
+    folder = tmp_path_factory.mktemp("stores")
+    subprocess.run([sys.executable, "-m", "boardai", "match", "random", "random:seed=2",
+                    "--game", "hex", "--size", "3", "--games", "4", "--jobs", "1",
+                    "--store", str(folder / "arena.sqlite")],
+                   check=True, capture_output=True, timeout=300)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def server(store_dir):
+    """The page's server on a free port; yields its base URL."""
+    from boardai.ui.web.app import create_app
+    port = _free_port()
+    app = create_app(store=store_dir / "arena.sqlite")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                            ws_max_size=16 * 1024)
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, name="web-test-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 120
+    while not srv.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("the web server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    """A fresh page on the server's front page, ready (its first game loaded); fails the test
+    on any script error in the page."""
+    context = browser.new_context(viewport={"width": 1280, "height": 860},
+                                  accept_downloads=True)
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    sync_api.expect.set_options(timeout=TIMEOUT_MS)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+    pg.on("console", lambda msg: errors.append(f"console: {msg.text}")
+          if msg.type == "error" and "Failed to load resource" not in msg.text else None)
+    pg.goto(server + "/")
+    pg.wait_for_selector("body[data-ready]")
+    pg.wait_for_selector("#board svg")
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+# ------------------------------------------------------------------------------ helpers
+def new_game(page, game: str, size: str, black: str = "human", white: str = "random",
+             blocked: str | None = None, seconds: float | None = None) -> str:
+    """Start a game from the form; returns its id once the board shows it."""
+    old = page.get_attribute("#board svg", "data-id")
+    if not page.is_visible("#ng-game"):
+        page.click("#btn-new")                  # the form folds away once a game starts
+    page.select_option("#ng-game", game)
+    page.fill("#ng-size", size)
+    if blocked is not None:
+        page.fill("#ng-blocked", blocked)
+    for seat, spec in (("black", black), ("white", white)):
+        name = spec.split(":", 1)[0]
+        page.select_option(f"#ng-{seat}-kind", name)
+        if spec != "human":
+            page.fill(f"#ng-{seat}-spec", spec)
+    if seconds is not None:
+        page.fill("#ng-time", str(seconds))
+    page.click("#btn-start")
+    page.wait_for_function(
+        "old => { const s = document.querySelector('#board svg');"
+        " return s && s.dataset.id !== old; }", arg=old)
+    return page.get_attribute("#board svg", "data-id")
+
+
+def ply(page) -> int:
+    return int(page.get_attribute("#board svg", "data-ply"))
+
+
+def wait_for_human(page, at_least: int) -> None:
+    """Until the live board is at ply >= at_least and a human is to move (or it is over)."""
+    page.wait_for_function(
+        """n => { const s = document.querySelector('#board svg');
+                  if (!s || s.dataset.live !== '1' || Number(s.dataset.ply) < n) return false;
+                  return s.dataset.over === '1'
+                      || (s.dataset.toMove === 'human' && s.dataset.thinking === ''); }""",
+        arg=at_least)
+
+
+def over(page) -> bool:
+    return page.get_attribute("#board svg", "data-over") == "1"
+
+
+def stones(page) -> int:
+    return page.locator("#board .stone").count()
+
+
+def moves_listed(page) -> int:
+    return page.locator("#movelist li").count()
+
+
+def png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
+    """Decode an 8-bit RGB/RGBA PNG (what Chromium writes): width, height, rows of pixels."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        chunk = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", chunk[:10])
+            assert depth == 8 and colour in (2, 6), (depth, colour)
+            bpp = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += chunk
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, [bytes(r[i:i + 3]) for r in rows for i in range(0, stride, bpp)]
+
+
+def check_board_picture(page, path: Path) -> None:
+    """The screenshot of #board is a real picture: many colours, dark stones among them."""
+    data = page.locator("#board").screenshot(path=str(path))
+    assert len(data) > 3000
+    width, height, pixels = png_pixels(data)
+    assert width > 200 and height > 200
+    assert len(set(pixels[::7])) > 20                      # drawn, not a blank box
+    dark = sum(1 for p in pixels if max(p) < 60)           # black stones (and Hex's edges)
+    assert dark > 200
+
+
+def docs_shot(page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / name))
+
+
+# ------------------------------------------------------------------------------ tests
+def test_page_loads_with_no_network_but_localhost(browser, server):
+    context = browser.new_context()
+    outside: list[str] = []
+    failed: list[str] = []
+
+    def only_local(route):
+        if urlparse(route.request.url).hostname in LOCAL_HOSTS:
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_local)
+    pg = context.new_page()
+    pg.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+    pg.on("requestfailed", lambda r: failed.append(r.url))
+    pg.goto(server + "/")
+    pg.wait_for_selector("body[data-ready]", timeout=TIMEOUT_MS)
+    pg.wait_for_selector("#board svg .spot", timeout=TIMEOUT_MS)
+    sync_api.expect(pg.locator("#connection")).to_have_text("live", timeout=TIMEOUT_MS)
+    assert pg.locator("#ng-game option").count() >= 2
+    context.close()
+    assert outside == [], f"the page asked the network for {outside}"
+    assert failed == []
+
+
+def test_hex_game_by_clicks_to_the_end_highlights_the_winning_chain(page, tmp_path):
+    new_game(page, "hex", "4", white="random")
+    wanted = ["b1", "b2", "b3", "b4", "c1", "c2", "c3", "c4", "a1", "a2", "a3", "a4",
+              "d1", "d2", "d3", "d4"]
+    played = 0
+    while not over(page):
+        target = next(page.locator(f'#board .spot[data-move="{m}"]') for m in wanted
+                      if page.locator(f'#board .spot[data-move="{m}"]').count())
+        before = ply(page)
+        target.click()
+        played += 1
+        wait_for_human(page, before + 1)
+        assert played <= 8
+    assert page.locator("#board .spot.win").count() >= 4        # a chain across 4 rows
+    assert page.locator("#board .win-mark").count() == page.locator("#board .spot.win").count()
+    sync_api.expect(page.locator("#result")).to_contain_text("wins")
+    assert stones(page) == moves_listed(page) == ply(page)
+    assert page.locator("#board .edge.black").count() == 2
+    assert page.locator("#board .edge.white").count() == 2
+    assert page.locator("#board .spot[data-move]").count() == 0    # over: nothing to click
+    check_board_picture(page, tmp_path / "hex.png")
+    docs_shot(page, "web-hex.png")
+
+
+def test_connect4_game_with_a_blocked_cell_by_clicks_to_the_end(page, tmp_path):
+    new_game(page, "connect4", "5x4", white="random", blocked="3:1")
+    assert page.locator("#board .spot.blocked .blocked-cell").count() == 1
+    blocked = page.locator("#board .spot.blocked")
+    assert (blocked.get_attribute("data-x"), blocked.get_attribute("data-y")) == ("2", "3")
+    while not over(page):
+        # a click anywhere in the column plays there: always the top cell of the first open one
+        column = next(x for x in range(5)
+                      if page.locator(f'#board .spot[data-x="{x}"][data-move]').count())
+        before = ply(page)
+        page.locator(f'#board .spot[data-x="{column}"][data-y="0"]').click()
+        wait_for_human(page, before + 1)
+    sync_api.expect(page.locator("#result")).not_to_be_empty()
+    assert stones(page) == moves_listed(page) == ply(page)
+    if page.get_attribute("#board svg", "data-over") == "1" and \
+            "Draw" not in page.inner_text("#result"):
+        assert page.locator("#board .spot.win").count() >= 4
+    check_board_picture(page, tmp_path / "c4.png")
+    docs_shot(page, "web-connect4.png")
+
+
+def test_illegal_click_shows_the_servers_message_and_changes_nothing(page):
+    new_game(page, "hex", "3", white="human")
+    page.locator('#board .spot[data-move="b2"]').click()
+    wait_for_human(page, 1)
+    assert stones(page) == 1
+    page.locator('#board .spot[data-x="1"][data-y="1"]').click()      # taken
+    sync_api.expect(page.locator("#message")).to_have_class("error")
+    assert "b2" in page.inner_text("#message")
+    assert stones(page) == 1 and moves_listed(page) == 1 and ply(page) == 1
+    # a full Connect Four column is refused the same way
+    new_game(page, "connect4", "4x4", white="human")
+    for n in range(4):
+        page.locator('#board .spot[data-x="0"][data-y="3"]').click()
+        wait_for_human(page, n + 1)
+    page.locator('#board .spot[data-x="0"][data-y="2"]').click()
+    sync_api.expect(page.locator("#message")).to_contain_text("full")
+    assert stones(page) == 4 and ply(page) == 4
+
+
+def test_undo_takes_back_to_the_humans_last_move(page):
+    new_game(page, "hex", "4", white="random")
+    page.locator('#board .spot[data-move="b2"]').click()
+    wait_for_human(page, 2)
+    assert stones(page) == 2
+    page.click("#btn-undo")
+    page.wait_for_function("() => document.querySelector('#board svg').dataset.ply === '0'")
+    assert stones(page) == 0 and moves_listed(page) == 0
+    assert page.locator('#board .spot[data-move="b2"]').count() == 1
+
+
+def test_stepping_through_the_moves_with_keys_and_the_list(page):
+    new_game(page, "tictactoe", "3", white="human")
+    for n, move in enumerate(["b2", "a1", "c1", "a3"]):
+        page.locator(f'#board .spot[data-move="{move}"]').click()
+        wait_for_human(page, n + 1)
+    page.locator("#board").click(position={"x": 3, "y": 3})           # focus on the page
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector('#board svg[data-ply="3"][data-live="0"]')
+    assert stones(page) == 3
+    page.keyboard.press("Home")
+    page.wait_for_selector('#board svg[data-ply="0"]')
+    assert stones(page) == 0
+    page.locator('#movelist li[data-ply="2"]').click()
+    page.wait_for_selector('#board svg[data-ply="2"]')
+    assert stones(page) == 2
+    assert page.locator("#movelist li.current").get_attribute("data-ply") == "2"
+    page.locator('#board .spot[data-x="2"][data-y="2"]').click()      # a look back: no move
+    sync_api.expect(page.locator("#message")).to_contain_text("looking at move 2")
+    page.keyboard.press("End")
+    page.wait_for_selector('#board svg[data-ply="4"][data-live="1"]')
+    assert stones(page) == 4
+
+
+def test_analysis_draws_a_live_heat_map_and_the_principal_variation(page, tmp_path):
+    new_game(page, "hex", "7", white="human")
+    for n, move in enumerate(["d4", "c5", "e3"]):
+        page.locator(f'#board .spot[data-move="{move}"]').click()
+        wait_for_human(page, n + 1)
+    page.fill("#analyse-engine", "mcts")
+    page.fill("#analyse-time", "2")
+    page.check("#analyse-toggle")
+    page.wait_for_selector("#board .heat", timeout=90_000)      # a cold jit cache compiles first
+    assert page.locator("#board .heat").count() >= 3
+    sync_api.expect(page.locator("#an-nodes")).not_to_have_text("–")
+    sync_api.expect(page.locator("#an-source")).to_contain_text("done", timeout=60_000)
+    assert page.locator("#board .heat-label").count() >= 1
+    assert page.locator("#board .ghost").count() >= 1
+    best = page.inner_text("#an-best")
+    assert page.locator(f'#board .spot[data-move="{best}"]').count() == 1
+    assert page.locator("#graph .point").count() >= 1                 # the live win-rate
+    docs_shot(page, "web-analysis.png")
+
+
+def test_heat_map_while_the_engine_thinks_about_its_move(page):
+    new_game(page, "hex", "5", white="mcts:time=2")
+    page.locator('#board .spot[data-move="c3"]').click()
+    page.wait_for_selector("#board .heat", timeout=90_000)
+    sync_api.expect(page.locator("#an-source")).to_contain_text("thinking")
+    wait_for_human(page, 2)
+    assert stones(page) == 2
+    sync_api.expect(page.locator("#clock-white")).not_to_have_text("0:00.0")
+
+
+def test_review_fills_the_graph_and_solve_scores_the_columns(page):
+    new_game(page, "connect4", "4x4", white="human")
+    for n in range(3):
+        page.locator(f'#board .spot[data-x="{n % 2}"][data-y="0"]').click()
+        wait_for_human(page, n + 1)
+    page.click("#btn-solve")
+    page.wait_for_selector("#board .solve-score")
+    assert page.locator("#board .solve-score").count() == 4
+    sync_api.expect(page.locator("#solve-info")).to_contain_text("exact")
+    page.fill("#analyse-engine", "mcts:sims=50")
+    page.click("#btn-review")
+    sync_api.expect(page.locator("#review-progress")).to_contain_text("done", timeout=60_000)
+    page.wait_for_function("() => document.querySelectorAll('#graph .point').length === 4")
+
+
+def test_sgf_download_parses_and_uploads_again(page, tmp_path):
+    game_id = new_game(page, "hex", "5", white="human")
+    for n, move in enumerate(["c3", "b4", "d2"]):
+        page.locator(f'#board .spot[data-move="{move}"]').click()
+        wait_for_human(page, n + 1)
+    with page.expect_download() as info:
+        page.click("#sgf-download")
+    path = tmp_path / "game.sgf"
+    info.value.save_as(path)
+    rec = records.loads(path.read_text(encoding="utf-8"))
+    assert rec.game == "hex" and (rec.width, rec.height) == (5, 5)
+    assert len(rec.moves) == 3
+    page.set_input_files("#sgf-upload", str(path))
+    page.wait_for_function("old => document.querySelector('#board svg').dataset.id !== old",
+                           arg=game_id)
+    assert ply(page) == 3 and stones(page) == 3 and moves_listed(page) == 3
+
+
+def test_arena_tab_lists_matches_and_replays_a_stored_game(page):
+    page.click("#tab-arena")
+    page.wait_for_selector("#store-matches table")
+    assert "random" in page.inner_text("#store-matches")
+    assert page.locator("#store-crosstable table").count() == 1
+    page.locator("#store-matches button[data-match]").first.click()
+    page.wait_for_selector("#store-games table")
+    assert page.locator("#store-games button[data-open]").count() == 4
+    docs_shot(page, "web-arena.png")
+    old = page.get_attribute("#board svg", "data-id")
+    page.locator("#store-games button[data-open]").first.click()
+    page.wait_for_function("old => document.querySelector('#board svg').dataset.id !== old",
+                           arg=old)
+    assert page.is_visible("#play") and not page.is_visible("#arena")
+    assert over(page) and stones(page) == ply(page) == moves_listed(page) > 0
+    page.keyboard.press("Home")
+    page.wait_for_selector('#board svg[data-ply="0"]')
