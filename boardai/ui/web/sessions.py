@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import random
 import threading
 import time
@@ -323,11 +324,11 @@ class GameSession:
         def finish(result: Any, error: BaseException | None) -> None:
             if self.search is not search or self.closed:
                 if search.own_engine and search.engine is not None:
-                    search.engine.close()
+                    _release(search.engine)
                 return
             self.search = None
             if search.own_engine and search.engine is not None:
-                search.engine.close()
+                _release(search.engine)
             if error is not None:
                 failed(error)
             else:
@@ -557,12 +558,43 @@ class GameSession:
         return records.dumps(rec)
 
     def close(self) -> None:
+        """Stop the search, release the engines (their hooks point back at this session: the
+        links are cut so the memory goes at once, not at the next cycle collection)."""
         self.closed = True
         self._cancel_search()
         for seat in self.seats:
             if seat.engine is not None:
-                seat.engine.close()
+                _release(seat.engine)
+                seat.engine = None
         self.publish({"type": "closed"})
+
+
+def _release(engine: Engine) -> None:
+    engine.on_info = None
+    engine.stop = None
+    engine.close()
+
+
+SEARCH_NICE = 10      # search threads yield the CPU to the event loop that answers the page
+
+
+def _lower_priority() -> None:
+    """Run this search thread at a lower priority than the server's event loop (Linux threads
+    have their own nice value), so moves and messages go out at once however many engines
+    think; a timed engine still gets its full wall-clock time."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SEARCH_NICE)
+    except (AttributeError, OSError):
+        pass
+
+
+def _return_memory() -> None:
+    """Give freed memory back to the system (glibc keeps freed search trees for reuse)."""
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def analysis_message(board: Board, result: PlayResult, source: str, spec: str,
@@ -598,11 +630,12 @@ class Sessions:
     """Every live game of the server, by id; the thread pool searches run in."""
 
     def __init__(self, allow_programs: bool = False, max_games: int = MAX_GAMES,
-                 threads: int = 8):
+                 threads: int = MAX_GAMES):
         self.allow_programs = allow_programs
         self.max_games = max_games
         self.games: OrderedDict[str, GameSession] = OrderedDict()
-        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="boardai-search")
+        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="boardai-search",
+                                       initializer=_lower_priority)
         self._ids = itertools.count(1)
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -701,6 +734,7 @@ class Sessions:
         if session is None:
             raise NotFound(f"no game {gid!r}")
         session.close()
+        _return_memory()
 
     def shutdown(self) -> None:
         for gid in list(self.games):
