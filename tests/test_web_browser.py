@@ -214,7 +214,10 @@ def check_board_picture(page, path: Path) -> None:
 def docs_shot(page, name: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / name))
+        box = page.locator("main:visible").bounding_box()          # the page without the blank
+        height = min(page.viewport_size["height"], box["y"] + box["height"] + 8)
+        page.screenshot(path=str(Path(SHOTS) / name),
+                        clip={"x": 0, "y": 0, "width": page.viewport_size["width"], "height": height})
 
 
 # ------------------------------------------------------------------------------ tests
@@ -422,3 +425,29 @@ def test_arena_tab_lists_matches_and_replays_a_stored_game(page):
     assert over(page) and stones(page) == ply(page) == moves_listed(page) > 0
     page.keyboard.press("Home")
     page.wait_for_selector('#board svg[data-ply="0"]')
+
+
+def test_solve_marks_hex_cells_won_or_lost(page):
+    new_game(page, "hex", "4", white="human")
+    page.click("#btn-solve")
+    page.wait_for_selector("#board .solve.won")
+    assert page.locator("#board .solve.won").count() == 4        # 4x4: the short diagonal wins
+    assert page.locator("#board .solve.lost").count() == 12
+    won = {page.locator("#board .solve.won").nth(i).get_attribute("data-move") for i in range(4)}
+    assert won == {"a4", "b3", "c2", "d1"}
+
+
+def test_review_marks_a_missed_block_as_a_mistake(page):
+    new_game(page, "tictactoe", "3", white="human")
+    for n, move in enumerate(["a1", "b2", "a2", "c3", "a3"]):        # O does not block a3
+        page.locator(f'#board .spot[data-move="{move}"]').click()
+        wait_for_human(page, n + 1)
+    sync_api.expect(page.locator("#result")).to_contain_text("wins")
+    page.fill("#analyse-engine", "solver")
+    page.fill("#analyse-time", "1")
+    page.click("#btn-review")
+    sync_api.expect(page.locator("#review-progress")).to_contain_text("done", timeout=90_000)
+    page.wait_for_selector("#graph .mistake")
+    sync_api.expect(page.locator("#mistakes li").first).to_contain_text("4. c3")
+    assert "mistake" in page.get_attribute('#movelist li[data-ply="4"]', "class")
+    assert page.locator("#graph .point").count() == 6
