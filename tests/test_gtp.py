@@ -459,3 +459,20 @@ def test_hexgui_analyze_commands_and_gfx_analysis():
     random_server.handle("boardsize 1")
     random_server.handle("play b a1")
     assert random_server.handle("boardai-analyse").startswith("? the game is over")
+
+
+@pytest.mark.parametrize("tail", [b"", b"\n"])
+def test_an_overlong_line_is_refused_and_the_server_goes_on(tail):
+    """A line of 5 MB (with or without its end) is skipped with one answer; memory holds at
+    most MAX_LINE of it at a time, and the next command is answered as usual."""
+    from boardai.ui.gtp_server import MAX_LINE
+    server = GtpServer(make_engine("random"), "hex", "5")
+    huge = b"play black " + b"a" * (5 * 1024 * 1024) + tail
+    inp = io.BytesIO(b"1 name\n" + huge + (b"" if tail else b"\n") + b"2 boardsize 7\n3 name\n")
+    out = io.BytesIO()
+    server.serve(inp, out)
+    answers = out.getvalue().decode().split("\n\n")
+    assert answers[0] == "=1 boardai"
+    assert answers[1].startswith("? line too long") and str(MAX_LINE // 1024) in answers[1]
+    assert answers[2] == "=2" and answers[3] == "=3 boardai"
+    assert server.board.width == 7

@@ -43,6 +43,24 @@ ANALYZE_COMMANDS = (
 )
 
 
+
+MAX_LINE = 64 * 1024      # characters (or bytes) in one command line
+
+
+def _bounded_lines(inp, limit: int):
+    """The lines of ``inp``, each read with at most ``limit`` characters in memory; a longer
+    line is skipped to its end and given as None (so a line with no end cannot fill memory)."""
+    while True:
+        line = inp.readline(limit + 1)
+        if not line:
+            return
+        if len(line) <= limit or line[-1:] in ("\n", b"\n"):
+            yield line
+            continue
+        while line and line[-1:] not in ("\n", b"\n"):
+            line = inp.readline(limit + 1)
+        yield None
+
 class CommandError(Exception):
     """Answered as ``? message``."""
 
@@ -217,8 +235,10 @@ class GtpServer:
         inp = sys.stdin.buffer if inp is None else inp
         out = sys.stdout.buffer if out is None else out
         text_out = isinstance(out, io.TextIOBase)
-        for line in inp:
-            answer = self.handle(line)
+        for line in _bounded_lines(inp, MAX_LINE):
+            answer = self.handle(line) if line is not None else \
+                format_response(None, False, f"line too long: a command is at most "
+                                f"{MAX_LINE // 1024} KiB (the rest of the line was skipped)")
             if answer is not None:
                 out.write(answer if text_out else answer.encode("utf-8"))
                 out.flush()
