@@ -451,3 +451,26 @@ def test_review_marks_a_missed_block_as_a_mistake(page):
     sync_api.expect(page.locator("#mistakes li").first).to_contain_text("4. c3")
     assert "mistake" in page.get_attribute('#movelist li[data-ply="4"]', "class")
     assert page.locator("#graph .point").count() == 6
+
+
+def test_engines_play_each_other_while_the_page_watches(page):
+    new_game(page, "hex", "5", black="random", white="random")
+    page.wait_for_selector('#board svg[data-over="1"]')
+    assert stones(page) == moves_listed(page) == ply(page) >= 5
+    assert page.locator("#board .spot.win").count() >= 5
+    sync_api.expect(page.locator("#result")).to_contain_text("wins")
+
+
+def test_the_swap_rule_has_a_button(page):
+    page.click("#btn-new")
+    page.select_option("#ng-game", "hex")
+    page.check("#ng-swap")
+    new_game(page, "hex", "4", white="human")
+    assert "swap" in page.inner_text("#game-title")
+    assert page.locator("#extra-moves button").count() == 0
+    page.locator('#board .spot[data-move="b2"]').click()
+    page.locator("#extra-moves button").click()                   # White takes the swap
+    page.wait_for_selector('#board svg[data-ply="2"]')
+    assert page.locator("#board .stone.white").count() == 1
+    assert page.locator("#board .stone.black").count() == 0
+    assert page.locator("#extra-moves button").count() == 0

@@ -848,6 +848,22 @@ function renderStatus() {
   $("#board").classList.toggle("history", app.viewPly !== null);
   $("#btn-undo").disabled = live === 0;
   $("#btn-resign").disabled = view.over;
+  renderExtraMoves();
+}
+
+/** Buttons for the legal moves that have no spot on the board (Hex's swap). */
+function renderExtraMoves() {
+  const box = $("#extra-moves");
+  box.innerHTML = "";
+  const s = app.state;
+  if (!s || app.viewPly !== null || s.view.over) return;
+  for (const [name, spot] of Object.entries(s.legal || {})) {
+    if (spot !== null) continue;
+    const button = html("button", { type: "button", "data-move": name },
+                         capital(name.replace(/-/g, " ")));
+    button.addEventListener("click", () => playMove({ move: name }));
+    box.appendChild(button);
+  }
 }
 
 function renderMoveList() {
@@ -868,8 +884,14 @@ function renderMoveList() {
     li.title = tip.join(" · ");
     list.appendChild(li);
   }
-  const currentItem = list.querySelector("li.current");
-  if (currentItem && currentItem.scrollIntoView) currentItem.scrollIntoView({ block: "nearest" });
+  // keep the current move in sight by scrolling the list only (never the page)
+  const item = list.querySelector("li.current");
+  if (item) {
+    const top = item.offsetTop;           // #movelist is position: relative
+    if (top < list.scrollTop || top + item.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
+  }
 }
 
 function renderClocks() {
