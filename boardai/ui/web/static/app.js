@@ -302,8 +302,9 @@ function connectSocket(gameId) {
     }
     if (app.wsGame === gameId) socketMessage(msg);
   };
-  ws.onclose = () => {
+  ws.onclose = (event) => {
     setConnection(false);
+    if (event.code === 4404) app.wsGame = null;        // the game is gone: no reconnecting
     if (app.ws === ws && app.wsGame === gameId) {
       setTimeout(() => { if (app.wsGame === gameId && app.ws === ws) connectSocket(gameId); }, 1500);
     }
@@ -342,6 +343,10 @@ function socketMessage(msg) {
       break;
     case "error":
       showMessage(msg.error);
+      break;
+    case "closed":
+      app.wsGame = null;
+      showMessage("This game was closed on the server: start a new one.", "info");
       break;
     default:
       break;
