@@ -11,11 +11,13 @@ is timed from inside, with ``performance.now()``:
 - **interactive**: from the start of navigation to the moment the page marks itself ready
   (``body[data-ready]``: the game is drawn and clicks are taken), over ``--loads`` fresh loads;
 - **human move**: from the click on a legal spot to the stone in the picture (a
-  MutationObserver on the board), for each move;
-- **engine reply**: from that stone to the engine's stone, minus the engine's own search time
-  (``time_s`` of its move): what the server and the page add around the search.  The engine
-  starts when the server takes the click, a little before the human stone is drawn, so this
-  slightly under-counts (by at most the human-move figure).
+  MutationObserver on the board; the page draws a legal move's stone at once and redraws from
+  the server's state when it comes), and to the board redrawn from the server's state with the
+  move (``confirmed``);
+- **engine reply**: from that confirmed board to the board with the engine's move, minus the
+  engine's own search time (``time_s`` of its move): what the server and the page add around
+  the search.  The engine starts when the server takes the click, a little before the confirmed
+  board is drawn, so this slightly under-counts (by at most the confirmation time).
 
 Targets (issue #15): interactive within 1 s; a human move on the board in < 50 ms; the engine's
 reply on the page within 50 ms of the engine's own time.
@@ -38,23 +40,24 @@ ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-CLICK_AND_WAIT = """async ([sel, count]) => {
+CLICK_AND_WAIT = """async ([sel, ply]) => {
   const board = document.getElementById('board');
   const stones = () => board.querySelectorAll('.stone').length;
-  const waitFor = (n) => new Promise((resolve) => {
-    if (stones() >= n) return resolve(performance.now());
+  const shownPly = () => Number((board.querySelector('svg') || {dataset: {}}).dataset.ply || -1);
+  const waitFor = (ready) => new Promise((resolve) => {
+    if (ready()) return resolve(performance.now());
     const obs = new MutationObserver(() => {
-      if (stones() >= n) { obs.disconnect(); resolve(performance.now()); }
+      if (ready()) { obs.disconnect(); resolve(performance.now()); }
     });
     obs.observe(board, {subtree: true, childList: true, attributes: true});
   });
   const before = stones();
   const t0 = performance.now();
   board.querySelector(sel).dispatchEvent(new MouseEvent('click', {bubbles: true}));
-  const t1 = await waitFor(before + 1);
-  let t2 = null;
-  if (count) t2 = await waitFor(before + 2);
-  return [t0, t1, t2];
+  const drawn = await waitFor(() => stones() >= before + 1);
+  const confirmed = await waitFor(() => shownPly() >= ply + 1);
+  const reply = await waitFor(() => shownPly() >= ply + 2 || board.querySelector('svg[data-over="1"]'));
+  return [t0, drawn, confirmed, reply];
 }"""
 
 
@@ -127,7 +130,7 @@ def main() -> None:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(f"{base}/#game={game['id']}")
             page.wait_for_selector("body[data-ready]", timeout=30_000)
-            human, added = [], []
+            human, confirmed, added = [], [], []
             for _ in range(args.moves):
                 page.wait_for_selector('#board svg[data-thinking=""]', timeout=60_000)
                 state = request(base, "GET", f"/api/games/{game['id']}")
@@ -135,12 +138,13 @@ def main() -> None:
                     break
                 move = rng.choice(list(state["legal"]))
                 ply = len(state["moves"])
-                t0, t1, t2 = page.evaluate(CLICK_AND_WAIT,
-                                           [f'#board .spot[data-move="{move}"]', True])
+                t0, t1, tc, t2 = page.evaluate(CLICK_AND_WAIT,
+                                               [f'#board .spot[data-move="{move}"]', ply])
                 human.append(t1 - t0)
+                confirmed.append(tc - t0)
                 state = request(base, "GET", f"/api/games/{game['id']}")
-                if t2 is not None and len(state["moves"]) > ply + 1:
-                    added.append((t2 - t1) - 1000 * (state["moves"][ply + 1]["time_s"] or 0))
+                if len(state["moves"]) > ply + 1:
+                    added.append((t2 - tc) - 1000 * (state["moves"][ply + 1]["time_s"] or 0))
             browser.close()
     finally:
         server.terminate()
@@ -151,6 +155,9 @@ def main() -> None:
           f"over {len(loads)} loads   (target 1000 ms)")
     print(f"  human move on the board: p50 {pct(human, 50):6.1f} ms  p99 {pct(human, 99):6.1f} ms "
           f"max {max(human):6.1f} ms over {len(human)} moves   (target < 50 ms)")
+    print(f"  ... confirmed by the server: p50 {pct(confirmed, 50):6.1f} ms  p99 "
+          f"{pct(confirmed, 99):6.1f} ms  max {max(confirmed):6.1f} ms (the state with the move "
+          f"redrawn)")
     print(f"  engine reply beyond its search: p50 {pct(added, 50):6.1f} ms  p99 "
           f"{pct(added, 99):6.1f} ms  max {max(added, default=float('nan')):6.1f} ms over "
           f"{len(added)} replies   (target < 50 ms)")

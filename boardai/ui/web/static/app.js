@@ -791,7 +791,28 @@ function boardClicked(event) {
 }
 
 async function playMove(body) {
+  const pending = drawPendingStone(body);
   await gameAction("move", body);
+  if (pending && pending.isConnected) renderBoard();   // refused: the provisional stone goes
+}
+
+/** Draw the human's stone at once, before the server answers (it then redraws the board from
+ *  its state; a refusal takes the stone away).  Only for a legal move of a human's turn. */
+function drawPendingStone(body) {
+  const s = app.state;
+  if (!s || app.viewPly !== null || s.view.over || s.players?.[s.view.turn] !== "human") return null;
+  const spot = body.move !== undefined ? (s.legal || {})[body.move] : null;
+  if (!Array.isArray(spot)) return null;
+  const [x, y] = spot;
+  const g = document.querySelector(`#board svg .cells [data-x="${x}"][data-y="${y}"]`);
+  if (!g) return null;
+  const geo = boardGeometry(s.view, s.game);
+  const [cx, cy] = geo.centre(x, y);
+  const colour = s.view.turn === "black" ? "black" : "white";
+  const before = g.lastChild;
+  if (geo.kind === "marks") drawMark(g, cx, cy, geo.stoneR, colour);
+  else svg("circle", { cx, cy, r: geo.stoneR, class: `stone ${colour} pending` }, g);
+  return before ? before.nextSibling : g.firstChild;
 }
 
 function boardPointer(event) {
