@@ -166,6 +166,9 @@ class BoardApp(App):
 
     def on_mount(self) -> None:
         self.query_one("#moves-box").can_focus = False
+        self.board_widget.start_typing = self.action_type
+        if self.is_headless:
+            self.query_one("#command", Input).cursor_blink = False
         self.board_widget.focus()
         self._new_session_shown(self.note)
         if self.ask:
@@ -482,7 +485,7 @@ class BoardApp(App):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id != "command":
             return
-        text = event.value.strip()
+        text = event.value.strip().lstrip(":/").strip()    # ':' pressed again is no harm
         event.input.value = ""
         if not text:
             self.board_widget.focus()
@@ -496,12 +499,14 @@ class BoardApp(App):
         if word == "save" and rest:
             self._save_as(rest)
         elif word == "load" and rest:
+            self.board_widget.focus()
             self._load(rest)
         elif word == "save":
             self.action_save()
         elif word == "load":
             self.action_load()
         elif word in commands:
+            self.board_widget.focus()
             commands[word]()
         else:
             if self.human_move(text):
@@ -514,7 +519,8 @@ class BoardApp(App):
 
     # --- actions ------------------------------------------------------------------------
     def action_type(self) -> None:
-        self.query_one("#command", Input).focus()
+        # at once, not scheduled: keys typed right after ':' (a paste, a fast typist) go in
+        self.screen.set_focus(self.query_one("#command", Input))
 
     def action_undo(self) -> None:
         """Take back the last move; against an engine also its answer, so a human moves next."""

@@ -8,11 +8,14 @@ decides what a spot means.  When no layout fits it says how much room the board 
 
 from __future__ import annotations
 
+from typing import Callable
+
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
+from textual.widgets import Input
 
 from boardai.games.base import Board
 from boardai.ui.tui import picture as P
@@ -50,6 +53,7 @@ class BoardWidget(Widget, can_focus=True):
         self.picture: P.Picture | None = None
         self.origin = (0, 0)                # where the picture's top left sits in the widget
         self.too_small: str | None = None
+        self.start_typing: Callable[[], None] | None = None   # ':' and '/' call it
 
     # --- state --------------------------------------------------------------------------
     def set_board(self, board: Board) -> None:
@@ -113,6 +117,29 @@ class BoardWidget(Widget, can_focus=True):
         self.refresh()
 
     # --- input --------------------------------------------------------------------------
+    async def on_key(self, event: events.Key) -> None:
+        """``:`` or ``/`` move to the input line at once (``start_typing``), and keys that
+        reach the board after that (typed fast, or pasted) go there in order, not lost: a
+        binding would act only after the keys queued behind it."""
+        if event.key in ("colon", "slash") and self.start_typing is not None:
+            self.start_typing()
+            event.stop()
+            event.prevent_default()
+            return
+        box = self.app.focused
+        if not isinstance(box, Input):
+            return
+        if event.key == "enter":
+            await box.action_submit()
+        elif event.key == "backspace":
+            box.action_delete_left()
+        elif event.is_printable and event.character:
+            box.insert_text_at_cursor(event.character)
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+
     def action_cursor(self, dx: int, dy: int) -> None:
         x, y = self.cursor
         if self.board.drops:

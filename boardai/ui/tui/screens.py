@@ -30,7 +30,6 @@ class GameChoice:
 
 
 DIALOG_CSS = """
-ModalScreen { align: center middle; }
 .dialog {
     width: 64; max-width: 100%; height: auto; max-height: 100%;
     border: round $accent; background: $surface; padding: 0 1;
@@ -44,10 +43,18 @@ ModalScreen { align: center middle; }
 """
 
 
+def _steady_cursors(screen: ModalScreen) -> None:
+    """No blinking input cursors when the app runs headless (tests, snapshots)."""
+    if screen.app.is_headless:
+        for box in screen.query(Input):
+            box.cursor_blink = False
+
+
 class NewGameScreen(ModalScreen[GameChoice | None]):
     """Game, size, blocked cells, swap, and who plays each side."""
 
     DEFAULT_CSS = DIALOG_CSS + """
+    NewGameScreen { align: center middle; }
     #form { grid-size: 2; grid-columns: 10 1fr; height: auto; grid-gutter: 0 1; }
     #form Label { height: 1; padding-top: 0; }
     """
@@ -102,6 +109,7 @@ class NewGameScreen(ModalScreen[GameChoice | None]):
         return "COL:ROW ... (1 = bottom) or random"
 
     def on_mount(self) -> None:
+        _steady_cursors(self)
         self._game_changed(self.choice.game)
         self.query_one("#size", Input).focus()
 
@@ -147,7 +155,7 @@ class NewGameScreen(ModalScreen[GameChoice | None]):
 class PathScreen(ModalScreen[str | None]):
     """One file name: where to save the record, or which record to load."""
 
-    DEFAULT_CSS = DIALOG_CSS
+    DEFAULT_CSS = DIALOG_CSS + "PathScreen { align: center middle; }"
     BINDINGS = [Binding("escape", "cancel", "cancel")]
 
     def __init__(self, title: str, value: str, note: str, problem: str = "") -> None:
@@ -168,6 +176,7 @@ class PathScreen(ModalScreen[str | None]):
                 yield Button("Cancel", id="cancel", compact=True)
 
     def on_mount(self) -> None:
+        _steady_cursors(self)
         self.query_one("#path", Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -186,7 +195,7 @@ class PathScreen(ModalScreen[str | None]):
 class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question (quit while a game is running)."""
 
-    DEFAULT_CSS = DIALOG_CSS
+    DEFAULT_CSS = DIALOG_CSS + "ConfirmScreen { align: center middle; }"
     BINDINGS = [Binding("y", "answer(True)", "yes"), Binding("n,escape", "answer(False)", "no")]
 
     def __init__(self, question: str, note: str = "") -> None:
@@ -214,18 +223,18 @@ class ConfirmScreen(ModalScreen[bool]):
 
 KEYS = """\
 [b]Moves[/b]
-  arrows          move the cursor (Connect Four: left/right pick a column)
-  Enter, space    play at the cursor
-  mouse click     play where you click
-  : or /          type a move ({hint}) or a command
-                  (undo, hint, swap, save FILE, load FILE, new, pause, help, quit)
-  Esc             back from the input line to the board
+  arrows        move the cursor (left/right pick the column where a column
+                is the move)
+  Enter, space  play at the cursor         mouse click   play where you click
+  : or /        type a move or a command (undo, hint, swap, save FILE,
+                load FILE, new, pause, help, quit); Esc goes back to the board
+                A move is {hint}.
 
 [b]Game[/b]
-  u  undo: your last move (and the engine's answer)     h  hint: the engine's suggestion
-  w  swap (Hex with --swap, White's first move)         p  pause / resume the engines
-  n  new game     s  save the record as...     l  load a record     ?  these keys
-  q  quit (asks while a game is running; the record is kept either way)
+  u  undo your move (and the engine's answer)   h  the engine's hint (*)
+  w  swap (White's first move, swap rule on)    p  pause / resume engines
+  n  new game       s  save the record as...    l  load a record
+  ?  these keys     q  quit (asks while a game runs; the record is kept)
 
 The record is written after every move to {record}."""
 
@@ -234,6 +243,7 @@ class HelpScreen(ModalScreen[None]):
     """The keys; any key closes it."""
 
     DEFAULT_CSS = DIALOG_CSS + """
+    HelpScreen { align: center middle; }
     HelpScreen .dialog { width: 80; }
     """
 
