@@ -187,6 +187,52 @@ def test_moves_are_refused_while_an_engine_is_to_move():
     run(make_app("hex", "5", white="random"), script)
 
 
+def test_swap_by_key_only_when_legal():
+    async def script(pilot, app):
+        assert app.check_action("swap", ()) is False
+        await type_line(pilot, app, "a1")
+        assert app.check_action("swap", ()) is True
+        await pilot.press("w")
+        await idle(pilot, app)
+        assert names(app) == ["a1", "swap-pieces"] and app.board.spot(0, 0) == 2
+        assert app.check_action("swap", ()) is False      # hidden, and the key does nothing
+        before = app.board.copy()
+        await pilot.press("w")
+        await type_line(pilot, app, "swap")
+        assert app.board == before and app.query_one("#status").has_class("error")
+    run(make_app("hex", "3", swap=True), script)
+
+
+def test_escape_leaves_the_input_line_and_typed_commands_work():
+    async def script(pilot, app):
+        await pilot.press("colon", "u")
+        assert app.focused is app.query_one("#command")
+        await pilot.press("escape")
+        assert app.focused is app.board_widget
+        await type_line(pilot, app, "b2")
+        await type_line(pilot, app, "undo")
+        assert names(app) == [] and app.focused is app.board_widget
+        await type_line(pilot, app, "help")
+        assert isinstance(app.screen, HelpScreen)
+    run(make_app("hex", "3"), script)
+
+
+def test_no_players_given_opens_the_new_game_dialog():
+    opts = Options(game="hex")
+    session, note = start_game(opts)
+    app = BoardApp(session, opts, note=note, ask=True)
+
+    async def script(pilot, app):
+        assert isinstance(app.screen, NewGameScreen)
+        assert app.screen.query_one("#white").value == "mcts:time=1"
+        app.screen.query_one("#white").value = "random"
+        app.screen.query_one("#size").value = "4"
+        await pilot.click("#start")
+        await idle(pilot, app)
+        assert app.board.size_text == "4x4" and app.session.seats[Color.WHITE].spec == "random"
+    run(app, script)
+
+
 # --- undo, hint, a finished game --------------------------------------------------------------
 
 def test_undo_takes_back_the_move_and_the_engines_answer(tmp_path):

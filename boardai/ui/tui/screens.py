@@ -223,18 +223,19 @@ class ConfirmScreen(ModalScreen[bool]):
 
 KEYS = """\
 [b]Moves[/b]
-  arrows        move the cursor (left/right pick the column where a column
-                is the move)
-  Enter, space  play at the cursor         mouse click   play where you click
-  : or /        type a move or a command (undo, hint, swap, save FILE,
-                load FILE, new, pause, help, quit); Esc goes back to the board
-                A move is {hint}.
+  arrows        move the cursor (left/right: the column, where a
+                column is the move)
+  Enter, space  play at the cursor; a mouse click plays there too
+  : or /        type a move or a command (undo, hint, swap, new,
+                save FILE, load FILE, pause, help, quit)
+  Esc           back from the input line to the board
+  A move is {hint}.
 
 [b]Game[/b]
-  u  undo your move (and the engine's answer)   h  the engine's hint (*)
-  w  swap (White's first move, swap rule on)    p  pause / resume engines
+  u  undo your move (and the engine's answer)   h  hint (marked *)
+  w  swap (White's first move, swap rule on)    p  pause engines
   n  new game       s  save the record as...    l  load a record
-  ?  these keys     q  quit (asks while a game runs; the record is kept)
+  ?  these keys     q  quit (asks while a game runs)
 
 The record is written after every move to {record}."""
 
