@@ -187,6 +187,17 @@ def test_moves_are_refused_while_an_engine_is_to_move():
     run(make_app("hex", "5", white="random"), script)
 
 
+def test_machine_against_machine_plays_to_the_end(tmp_path):
+    async def script(pilot, app):
+        end = time.monotonic() + LIMIT
+        while not app.board.is_game_over() and time.monotonic() < end:
+            await pilot.pause(0.05)
+        await idle(pilot, app)
+        assert app.board.is_game_over() and "wins after" in app.status_text
+    run(make_app("hex", "5", black="random", white="mcts:sims=50"), script)
+    assert len(recorded(tmp_path / "game.sgf")) >= 9
+
+
 def test_swap_by_key_only_when_legal():
     async def script(pilot, app):
         assert app.check_action("swap", ()) is False
@@ -462,7 +473,7 @@ def test_the_panel_shows_the_search_live_and_the_screen_stays_responsive():
         while app.info is None and time.monotonic() < end:
             await pilot.pause(0.02)
         text = app._info_text().plain
-        assert "thinking" in text and "75.0%" in text and "24.7k nodes/s" in text
+        assert "thinking... 0.5 s, 24.7k nodes/s" in text and "75.0%" in text
         assert "pv a1 b2" in text
         cursor = app.board_widget.cursor
         await pilot.press("left")                  # the screen answers while it searches

@@ -61,6 +61,8 @@ def tui(game, size, blocked, swap, black, white, seed, save, load, no_color) -> 
     try:
         app.run()
     finally:
+        if app.searching():
+            click.echo("Waiting for the engine to finish its move (it cannot stop early)...")
         app.close_engines()
     path = app.session.record_path
     if app.session.board.ply:

@@ -223,8 +223,12 @@ class BoardApp(App):
             t.append("no search yet\n" if self.thinking is None else f"{self.thinking}\n")
             return t
         r = self.info
-        t.append(f"{self.info_who} ", "bold")
-        t.append("thinking...\n" if self.info_live else "\n", "italic")
+        t.append(f"{self.info_who}\n", "bold")
+        if self.info_live:
+            t.append("thinking...", "italic")
+            if r.time_s > 0:
+                t.append(f" {r.time_s:.1f} s, {_count(r.nodes / r.time_s)} nodes/s")
+            t.append("\n")
         winrate = r.info.get("winrate") if r.info else None
         if winrate is None and r.value is not None:
             winrate = (r.value + 1) / 2
@@ -238,11 +242,9 @@ class BoardApp(App):
         if visits:
             line.append(f"visits {_count(visits)}")
         line.append(f"nodes {_count(r.nodes)}")
-        if r.depth:
-            line.append(f"depth {r.depth}")
         t.append("  ".join(line) + "\n")
-        if self.info_live and r.time_s > 0:
-            t.append(f"{_count(r.nodes / r.time_s)} nodes/s  {r.time_s:.1f} s\n")
+        if r.depth:
+            t.append(f"depth {r.depth}\n")
         if r.pv:
             t.append("pv ", "bold")
             t.append(" ".join(r.pv[:12]) + "\n")
@@ -353,6 +355,11 @@ class BoardApp(App):
                 engine.on_info = None
                 engine.stop = None
         self.post_message(EngineDone(token, kind, result, None))
+
+    def searching(self) -> bool:
+        """True while an engine's search is still running in its thread (a stopped search
+        of an engine that cannot stop early finishes its move first)."""
+        return self._engine_lock.locked()
 
     def _cancel(self) -> None:
         """Stop the running search (its answer, if any, will be dropped)."""
