@@ -25,7 +25,7 @@ from textual.widgets import Footer, Input, Static
 
 from boardai.engines.base import Engine, PlayResult
 from boardai.engines.registry import make_engine
-from boardai.games import Color, MoveError, game_of
+from boardai.games import DEFAULT_GAME, Color, MoveError, game_of
 from boardai.records import RecordError
 from boardai.ui.setup import DEFAULT_ENGINE, build_game
 from boardai.ui.terminal import TerminalGame
@@ -41,7 +41,7 @@ HINT_ENGINE = "mcts:sims=20000"        # the hint when no seat has an engine (se
 class Options:
     """What ``boardai tui`` was started with (the new-game dialog starts from it)."""
 
-    game: str = "hex"
+    game: str = DEFAULT_GAME
     size: str | None = None
     blocked: tuple[str, ...] = ()
     swap: bool = False

@@ -21,7 +21,15 @@ from dataclasses import dataclass, field
 from rich.style import Style
 from rich.text import Text
 
+from boardai.games.base import Board
+
 EMPTY, BLACK, WHITE, BLOCKED = 0, 1, 2, 3
+GRID = Board.shape          # rows and columns; the other shape (Hex's) is the shifted rhombus
+
+
+def rhombus(view: dict) -> bool:
+    """True when the board is drawn as a rhombus, each row shifted half a cell."""
+    return view["shape"] != GRID
 
 
 @dataclass(frozen=True)
@@ -133,13 +141,13 @@ def size_of(view: dict, layout: Layout) -> tuple[int, int] | None:
     if max(len(c) for c in view["col_labels"]) >= layout.pitch:
         return None
     body = 2 * h - 1 if layout.links else h
-    if view["shape"] == "hex":
+    if rhombus(view):
         return lw + 2 + layout.shift * (h - 1) + layout.pitch * (w - 1) + 2 + lw, body + 2
     return 2 * lw + 7 + layout.pitch * (w - 1), body + 3
 
 
 def layouts(view: dict) -> tuple[Layout, ...]:
-    return HEX_LAYOUTS if view["shape"] == "hex" else GRID_LAYOUTS
+    return HEX_LAYOUTS if rhombus(view) else GRID_LAYOUTS
 
 
 def fit(view: dict, columns: int, lines: int) -> Layout | None:
@@ -163,7 +171,7 @@ def draw(view: dict, layout: Layout, palette: Palette | None = None,
     """``view``'s board in ``layout``.  ``cursor`` is a spot (with ``drops``, its column is what
     counts: the spot a stone would land on is marked); ``hint`` a spot to mark."""
     palette = palette or Palette()
-    if view["shape"] == "hex":
+    if rhombus(view):
         return _draw_hex(view, layout, palette, cursor if show_cursor else None, hint)
     return _draw_grid(view, layout, palette, cursor if show_cursor else None, hint)
 
