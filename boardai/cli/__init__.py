@@ -17,6 +17,7 @@ from boardai.cli.common import CONTEXT, GAME_CHOICE, Fail, game_option
 from boardai.cli.compete import compete
 from boardai.cli.gtp import gtp
 from boardai.cli.play import play
+from boardai.cli.serve import serve
 from boardai.cli.solve import book, solve
 from boardai.cli.tui import tui
 
@@ -39,11 +40,13 @@ def main() -> None:
       boardai results ~/.local/share/boardai/arena.sqlite
       echo 4453 | boardai solve connect4 --analyze   # exact scores of every column
       boardai solve hex --size 4 --all-openings      # exact winner of every opening
+      boardai serve --open                           # the web page: play and analyse
+      boardai tui --game connect4                    # the full-screen terminal game
     """
 
 
 for _command in (play, gtp, engines, analyse, solve, book, bench, match, tournament, results,
-                 compete, tui):
+                 compete, serve, tui):
     main.add_command(_command)
 
 __all__ = ["CONTEXT", "GAME_CHOICE", "Fail", "game_option", "main"]
