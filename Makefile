@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv play test bench clean chromium
+.PHONY: venv play test bench clean system-packages
 
 venv: $(STAMP)
 
@@ -18,15 +18,22 @@ $(STAMP): pyproject.toml
 play: venv
 	$(BIN)/boardai play
 
-# The browser tests drive Debian's Chromium (Playwright cannot download its own browser here);
-# install it when it is missing and apt can (as root); without it those tests skip loudly.
-chromium:
-	@command -v chromium >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 \
-	  && [ "$$(id -u)" = 0 ] && { apt-get install -y -qq chromium >/dev/null 2>&1 \
-	  || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq chromium >/dev/null 2>&1; }; } \
-	  || echo "make: no chromium and no way to install it: the browser tests will skip"; }
+# The browser tests drive Debian's Chromium (Playwright cannot download its own browser here)
+# and one terminal test runs the full-screen game in tmux: install them when missing and apt can
+# (as root); without them those tests skip and say why.
+SYSTEM_PACKAGES := chromium tmux
 
-test: venv chromium
+system-packages:
+	@for p in $(SYSTEM_PACKAGES); do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	    apt-get install -y -qq $$missing >/dev/null 2>&1 \
+	    || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq $$missing >/dev/null 2>&1; } \
+	    || echo "make: could not install$$missing: the tests that need them will skip"; \
+	  else echo "make: no$$missing and no way to install it: the tests that need it will skip"; fi; \
+	fi
+
+test: venv system-packages
 	$(BIN)/python -m pytest -n 2 -q
 
 bench: venv
