@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from boardai.cli.common import CONTEXT, Fail
@@ -43,6 +45,7 @@ def serve(host, port, open_browser, store, store_dir, allow_programs) -> None:
     if host not in LOCAL_HOSTS:
         click.echo(f"warning: listening on {host}: other machines can reach this server and its "
                    "engines; use the default 127.0.0.1 unless you mean it", err=True)
+    sys.setswitchinterval(0.001)    # the event loop waits less for the GIL behind search threads
     app = create_app(store=store, store_dir=store_dir, allow_programs=allow_programs, host=host)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=16 * 1024)
     server = uvicorn.Server(config)

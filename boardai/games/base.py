@@ -293,6 +293,13 @@ class Board:
         ``self.cells``, row-major from the top left."""
         return int(self.cells[y * self.width + x])  # type: ignore[attr-defined]
 
+    def spots(self) -> list[list[int]]:
+        """Every spot, ``[y][x]`` (the default reshapes ``self.cells`` at once)."""
+        cells = getattr(self, "cells", None)
+        if cells is None or type(self).spot is not Board.spot:
+            return [[self.spot(x, y) for x in range(self.width)] for y in range(self.height)]
+        return np.asarray(cells).reshape(self.height, self.width).tolist()
+
     def move_at(self, x: int, y: int) -> int | None:
         """The legal move a click on spot (x, y) makes, or None."""
         if not (0 <= x < self.width and 0 <= y < self.height):
@@ -329,7 +336,7 @@ class Board:
         return {
             "shape": self.shape, "drops": self.drops, "edges": self.edges,
             "width": self.width, "height": self.height,
-            "spots": [[self.spot(x, y) for x in range(self.width)] for y in range(self.height)],
+            "spots": self.spots(),
             "col_labels": cols, "row_labels": rows,
             "last": None if last is None else list(last),
             "win": [list(s) for s in self.winning_spots()],

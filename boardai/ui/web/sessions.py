@@ -130,8 +130,14 @@ class GameSession:
         self.seats = seats
         self.move_time = move_time
         self.manager = manager
-        self.move_meta: list[dict] = [{"time_s": None, "black_winrate": None}
-                                      for _ in board.move_stack]
+        # per move played: ply, name, colour, time_s, black_winrate (the state's move list)
+        self.move_meta: list[dict] = []
+        replay = board.copy()
+        for _ in board.move_stack:
+            replay.pop()
+        for move in board.move_stack:
+            self.move_meta.append(_move_entry(replay, move, None))
+            replay.push(move)
         self.start_rate: float | None = None   # Black's win rate before any move
         self.clocks = [0.0, 0.0]
         self.turn_started = time.monotonic()
@@ -173,17 +179,7 @@ class GameSession:
         clocks = list(self.clocks)
         if running is not None:
             clocks[int(board.turn)] += time.monotonic() - self.turn_started
-        moves = []
-        replay = board.copy()
-        history = board.move_stack
-        for _ in history:
-            replay.pop()
-        for i, move in enumerate(history):
-            colour = replay.turn
-            name = replay.move_name(move)
-            replay.push(move)
-            moves.append({"ply": i + 1, "name": name, "color": _colour_name(colour),
-                          **self.move_meta[i]})
+        moves = [dict(entry) for entry in self.move_meta]
         search = self.search
         return {
             "id": self.id, "game": board.game_name, "title": game.title,
@@ -282,12 +278,13 @@ class GameSession:
         elif not isinstance(move, str) or len(move) > 40:
             raise WebError('a move is text such as "c3" (Hex) or "4" (Connect Four)')
         try:
-            before = board.ply
+            move = board.parse_move(move) if isinstance(move, str) else move
+            entry = _move_entry(board, move, None)
             board.push(move)
         except MoveError as exc:
             raise WebError(str(exc)) from None
-        assert board.ply == before + 1
-        self.move_meta.append({"time_s": round(self._spend_clock(), 3), "black_winrate": None})
+        entry["time_s"] = round(self._spend_clock(), 3)
+        self.move_meta.append(entry)
         self.message = None
         self._changed()
 
@@ -386,6 +383,7 @@ class GameSession:
                 self.message = f"{seat.spec} resigns"
             else:
                 try:
+                    entry = _move_entry(self.board, result.move, round(result.time_s, 3))
                     self.board.push(result.move)
                 except MoveError as exc:
                     self.fault = f"{mover} ({seat.spec}) played an illegal move: {exc}"
@@ -397,8 +395,8 @@ class GameSession:
                 if result.value is not None:
                     mine = (result.value + 1) / 2
                     rate = mine if mover == Color.BLACK else 1 - mine
-                self.move_meta.append({"time_s": round(result.time_s, 3),
-                                       "black_winrate": None if rate is None else round(rate, 4)})
+                entry["black_winrate"] = None if rate is None else round(rate, 4)
+                self.move_meta.append(entry)
                 self.publish(analysis_message(board, result, "engine", seat.spec, done=True))
                 for s in self.seats:
                     if s.engine is not None and s.engine is not engine:
@@ -569,13 +567,19 @@ class GameSession:
         self.publish({"type": "closed"})
 
 
+def _move_entry(board: Board, move: int, time_s: float | None) -> dict:
+    """The move list's entry for ``move`` about to be played on ``board``."""
+    return {"ply": board.ply + 1, "name": board.move_name(move),
+            "color": _colour_name(board.turn), "time_s": time_s, "black_winrate": None}
+
+
 def _release(engine: Engine) -> None:
     engine.on_info = None
     engine.stop = None
     engine.close()
 
 
-SEARCH_NICE = 10      # search threads yield the CPU to the event loop that answers the page
+SEARCH_NICE = 19      # search threads yield the CPU to the event loop that answers the page
 
 
 def _lower_priority() -> None:
