@@ -272,7 +272,7 @@ def test_hex_game_by_clicks_to_the_end_highlights_the_winning_chain(page, tmp_pa
 
 
 def test_connect4_game_with_a_blocked_cell_by_clicks_to_the_end(page, tmp_path):
-    new_game(page, "connect4", "5x4", white="random", blocked="3:1")
+    new_game(page, "connect4", "5x4", white="random:seed=3", blocked="3:1")
     assert page.locator("#board .spot.blocked .blocked-cell").count() == 1
     blocked = page.locator("#board .spot.blocked")
     assert (blocked.get_attribute("data-x"), blocked.get_attribute("data-y")) == ("2", "3")
