@@ -28,45 +28,15 @@ import asyncio
 import json
 import os
 import random
-import socket
 import statistics
-import subprocess
-import sys
 import time
-import urllib.request
-from pathlib import Path
 
 import websockets
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from web_server import pct, request, rss_mb, served
 
 
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
-def request(base: str, method: str, path: str, body: dict | None = None) -> dict:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=60) as r:
-        return json.loads(r.read())
-
-
-def pct(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
 class Client:
@@ -151,21 +121,8 @@ def main() -> None:
                          "each round's games close, to tell a leak from memory kept for reuse")
     args = ap.parse_args()
 
-    port = free_port()
-    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
-    server = subprocess.Popen([sys.executable, "-m", "boardai", "serve", "--port", str(port)],
-                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True)
-    try:
-        server.stdout.readline()                     # "boardai serves ..."
-        # load the engine's compiled search once, so the measurement is of serving
-        warm = request(base, "POST", "/api/games", {"game": args.game, "size": args.size,
-                                                    "black": args.engine, "white": args.engine})
-        end = time.monotonic() + 300
-        while time.monotonic() < end and len(request(base, "GET", f"/api/games/{warm['id']}")
-                                             ["moves"]) < 2:
-            time.sleep(0.2)
-        request(base, "DELETE", f"/api/games/{warm['id']}")
+    with served(args.game, args.size, args.engine) as (base, server):
+        ws_base = base.replace("http://", "ws://")
         rss0 = rss_mb(server.pid)
         clients: list[Client] = []
         rss_load, rss_after = [], []
@@ -187,9 +144,6 @@ def main() -> None:
             time.sleep(2)
             rss_after.append(rss_mb(server.pid))
         live = request(base, "GET", "/api/games")
-    finally:
-        server.terminate()
-        server.wait(10)
 
     human = [x for c in clients for x in c.human_ms]
     added = [x for c in clients for x in c.added_ms]

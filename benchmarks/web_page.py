@@ -26,17 +26,12 @@ reply on the page within 50 ms of the engine's own time.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import shutil
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from web_server import pct, request, served
+
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
@@ -61,24 +56,7 @@ CLICK_AND_WAIT = """async ([sel, ply]) => {
 }"""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
-
-def request(base: str, method: str, path: str, body: dict | None = None) -> dict:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=60) as r:
-        return json.loads(r.read())
-
-
-def pct(values: list[float], p: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values \
-        else float("nan")
 
 
 def main() -> None:
@@ -95,21 +73,8 @@ def main() -> None:
         sys.exit("no chromium: install Debian's chromium package (make test does it with apt)")
     from playwright.sync_api import sync_playwright
 
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([sys.executable, "-m", "boardai", "serve", "--port", str(port)],
-                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     rng = random.Random(args.seed)
-    try:
-        server.stdout.readline()
-        # the engine's compiled search is loaded once before anything is timed
-        warm = request(base, "POST", "/api/games", {"game": args.game, "size": args.size,
-                                                    "black": args.engine, "white": args.engine})
-        end = time.monotonic() + 300
-        while time.monotonic() < end and \
-                len(request(base, "GET", f"/api/games/{warm['id']}")["moves"]) < 2:
-            time.sleep(0.2)
-        request(base, "DELETE", f"/api/games/{warm['id']}")
+    with served(args.game, args.size, args.engine) as (base, _):
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
             loads = []
@@ -146,9 +111,6 @@ def main() -> None:
                 if len(state["moves"]) > ply + 1:
                     added.append((t2 - tc) - 1000 * (state["moves"][ply + 1]["time_s"] or 0))
             browser.close()
-    finally:
-        server.terminate()
-        server.wait(10)
 
     print(f"web page: {args.game} {args.size}, human vs {args.engine}, headless Chromium")
     print(f"  interactive after load: p50 {pct(loads, 50):6.0f} ms  max {max(loads):6.0f} ms "

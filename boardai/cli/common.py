@@ -54,3 +54,32 @@ def setup_text(board) -> str:
     if board.setup:
         text += ", blocked " + " ".join(boardai.games.game_of(board).blocked_text(board.setup))
     return text
+
+
+def game_setup_options(no_color_help: str):
+    """The options of a game played here (``play``, ``tui``): the game and its board, the two
+    seats, the seed, the record to save to or resume, and colour."""
+    from boardai.engines.base import MAX_SEED
+    options = [
+        game_option(help="Which game."),
+        size_option(" (Hex default 7 here, Connect Four 7x6)"),
+        blocked_option(),
+        click.option("--swap", is_flag=True,
+                     help="Hex: allow the swap rule (White may take Black's first stone)."),
+        click.option("--black", "black", metavar="SPEC",
+                     help="Black (first player): human or an engine spec."),
+        click.option("--white", "white", metavar="SPEC", help="White: human or an engine spec."),
+        click.option("--seed", type=click.IntRange(0, MAX_SEED - 1),
+                     help="Seed for engines that take one (reproducible games), 0..2**63-2."),
+        click.option("--save", type=click.Path(dir_okay=False),
+                     help="Record the game to this SGF file."),
+        click.option("--load", type=click.Path(dir_okay=False),
+                     help="Resume the game recorded in this file."),
+        click.option("--no-color", is_flag=True, help=no_color_help),
+    ]
+
+    def apply(command):
+        for option in reversed(options):
+            command = option(command)
+        return command
+    return apply

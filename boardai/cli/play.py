@@ -6,22 +6,12 @@ import sys
 
 import click
 
-from boardai.cli.common import CONTEXT, Fail, blocked_option, game_option, size_option
-from boardai.engines.base import MAX_SEED, EngineError, EngineUnavailable
+from boardai.cli.common import CONTEXT, Fail, game_setup_options
+from boardai.engines.base import EngineError, EngineUnavailable
 
 
 @click.command(context_settings=CONTEXT)
-@game_option(help="Which game.")
-@size_option(" (Hex default 7 here, Connect Four 7x6)")
-@blocked_option()
-@click.option("--swap", is_flag=True, help="Hex: allow the swap rule (White may take Black's first stone).")
-@click.option("--black", "black", metavar="SPEC", help="Black (first player): human or an engine spec.")
-@click.option("--white", "white", metavar="SPEC", help="White: human or an engine spec.")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED - 1),
-              help="Seed for engines that take one (reproducible games), 0..2**63-2.")
-@click.option("--save", type=click.Path(dir_okay=False), help="Record the game to this SGF file.")
-@click.option("--load", type=click.Path(dir_okay=False), help="Resume the game recorded in this file.")
-@click.option("--no-color", is_flag=True, help="Plain ASCII (also when NO_COLOR is set).")
+@game_setup_options(no_color_help="Plain ASCII (also when NO_COLOR is set).")
 def play(game, size, blocked, swap, black, white, seed, save, load, no_color) -> None:
     """Play a game in the terminal (human vs human, vs machine, or machine vs machine).
 

@@ -202,16 +202,19 @@ def _stone(canvas: _Canvas, palette: Palette, view: dict, x: int, y: int, col: i
     canvas.put(col, line, palette.glyph(value, win), style)
 
 
-def _draw_hex(view: dict, layout: Layout, palette: Palette, cursor, hint) -> Picture:
-    w, h = view["width"], view["height"]
-    cols, rows = view["col_labels"], view["row_labels"]
-    lw = max(len(r) for r in rows)
+def _begin(view: dict, layout: Layout):
+    """What both drawings start from: the board's size, labels, an empty canvas of the
+    layout's size, the picture to fill, the winning spots, the lines per row."""
     size = size_of(view, layout)
     assert size is not None
-    canvas = _Canvas(*size)
-    pic = Picture([], layout=layout.name)
-    wins = {tuple(s) for s in view["win"]}
-    step = 2 if layout.links else 1
+    return (view["width"], view["height"], view["col_labels"], view["row_labels"],
+            max(len(r) for r in view["row_labels"]), size, _Canvas(*size),
+            Picture([], layout=layout.name), {tuple(s) for s in view["win"]},
+            2 if layout.links else 1)
+
+
+def _draw_hex(view: dict, layout: Layout, palette: Palette, cursor, hint) -> Picture:
+    w, h, cols, rows, lw, size, canvas, pic, wins, step = _begin(view, layout)
     x0 = lw + 2                                   # the first cell of the top row
 
     def at(x: int, y: int) -> tuple[int, int]:
@@ -254,15 +257,7 @@ def _draw_hex(view: dict, layout: Layout, palette: Palette, cursor, hint) -> Pic
 
 
 def _draw_grid(view: dict, layout: Layout, palette: Palette, cursor, hint) -> Picture:
-    w, h = view["width"], view["height"]
-    cols, rows = view["col_labels"], view["row_labels"]
-    lw = max(len(r) for r in rows)
-    size = size_of(view, layout)
-    assert size is not None
-    canvas = _Canvas(*size)
-    pic = Picture([], layout=layout.name)
-    wins = {tuple(s) for s in view["win"]}
-    step = 2 if layout.links else 1
+    w, h, cols, rows, lw, size, canvas, pic, wins, step = _begin(view, layout)
     left = lw + 1                                 # the frame's left side
     bottom = 1 + step * (h - 1) + 1               # the frame's bottom line
     drops = view["drops"]
