@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import click
 
 import boardai.games
@@ -83,3 +85,17 @@ def game_setup_options(no_color_help: str):
             command = option(command)
         return command
     return apply
+
+
+@contextlib.contextmanager
+def setup_errors():
+    """Setting a game up: a bad record or an engine that cannot run fails with its message;
+    any other ValueError is a usage error (the option's message names what is accepted)."""
+    from boardai.engines.base import EngineUnavailable
+    from boardai.records import RecordError
+    try:
+        yield
+    except (RecordError, EngineUnavailable) as exc:   # not usage errors: a file, a package
+        raise Fail(str(exc)) from None
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None

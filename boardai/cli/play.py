@@ -6,8 +6,8 @@ import sys
 
 import click
 
-from boardai.cli.common import CONTEXT, Fail, game_setup_options
-from boardai.engines.base import EngineError, EngineUnavailable
+from boardai.cli.common import CONTEXT, Fail, game_setup_options, setup_errors
+from boardai.engines.base import EngineError
 
 
 @click.command(context_settings=CONTEXT)
@@ -28,19 +28,13 @@ def play(game, size, blocked, swap, black, white, seed, save, load, no_color) ->
       boardai play --game connect4 --size 10x9 --blocked 4:1 --black human
       boardai play --load game.sgf
     """
-    from boardai.records import RecordError
     from boardai.ui.setup import build_game
     from boardai.ui.terminal import use_color
 
     try:
-        session = build_game(game.lower(), size, swap, black, white, seed, save, load,
-                             use_color(no_color, sys.stdout), blocked=blocked)
-    except RecordError as exc:
-        raise Fail(str(exc)) from None
-    except EngineUnavailable as exc:           # a missing optional package: not a usage error
-        raise Fail(str(exc)) from None
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
+        with setup_errors():
+            session = build_game(game.lower(), size, swap, black, white, seed, save, load,
+                                 use_color(no_color, sys.stdout), blocked=blocked)
     except EOFError:
         raise Fail("no answer on standard input") from None
     try:

@@ -7,8 +7,7 @@ import sys
 
 import click
 
-from boardai.cli.common import CONTEXT, Fail, game_setup_options
-from boardai.engines.base import EngineUnavailable
+from boardai.cli.common import CONTEXT, Fail, game_setup_options, setup_errors
 
 
 @click.command(context_settings=CONTEXT)
@@ -32,18 +31,10 @@ def tui(game, size, blocked, swap, black, white, seed, save, load, no_color) -> 
         from boardai.ui.tui import BoardApp, Options, start_game
     except ImportError as exc:
         raise Fail(f"boardai tui needs Textual: pip install 'boardai[tui]' ({exc})") from None
-    from boardai.records import RecordError
-
     opts = Options(game=game.lower(), size=size, blocked=tuple(blocked), swap=swap, black=black,
                    white=white, seed=seed, save=save, load=load)
-    try:
+    with setup_errors():
         session, note = start_game(opts)
-    except RecordError as exc:
-        raise Fail(str(exc)) from None
-    except EngineUnavailable as exc:           # a missing optional package: not a usage error
-        raise Fail(str(exc)) from None
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
     if no_color:
         os.environ["NO_COLOR"] = "1"
     ask = black is None and white is None and load is None
