@@ -213,6 +213,12 @@ class AlphaBetaEngine(_DepthSearchEngine):
         depths = range(1, max_depth + 1) if self.opts.get("id", True) else [max_depth]
         done_depth, best_i, best_vals = 0, 0, None
         state = board.state.copy()
+        finished = threading.Event()
+        if self.stop is not None:                      # a live front-end may stop us early
+            stop = self.stop
+            threading.Thread(target=self._stop_on, args=(stop, finished, search),
+                             daemon=True).start()
+        on_info = self.on_info
         try:
             for d in depths:
                 i = search.root(state, d, moves, vals)
@@ -225,7 +231,12 @@ class AlphaBetaEngine(_DepthSearchEngine):
                 best_i = 0
                 if abs(best_vals[i]) >= AK.WIN - 10_000:   # proven: deeper changes nothing
                     break
+                if on_info is not None:                # each finished depth is a snapshot
+                    on_info(self._result(board, moves, np.sort(best_vals)[::-1], 0, d,
+                                         int(search.ctx[AK.NODES]), clock,
+                                         self._pv(board, search, int(moves[0]), d)))
         finally:
+            finished.set()
             if timer is not None:
                 timer.cancel()
         if best_vals is None:                          # not even depth 1 finished
@@ -240,6 +251,14 @@ class AlphaBetaEngine(_DepthSearchEngine):
     @staticmethod
     def _stop(search: _Search) -> None:
         search.ctx[AK.STOP] = 1
+
+    @classmethod
+    def _stop_on(cls, stop: threading.Event, finished: threading.Event, search: _Search) -> None:
+        """Abandon the search once ``stop`` is set (checked every 10 ms until it finishes)."""
+        while not finished.is_set():
+            if stop.wait(0.01):
+                cls._stop(search)
+                return
 
     def _pv(self, board: Board, search: _Search, best: int, depth: int) -> list[str]:
         """The principal variation: the best move, then the table's moves."""
