@@ -243,3 +243,23 @@ def test_resistance_is_symmetric_and_falls_with_own_stones():
 def test_value_scale():
     assert value_of(WIN - 20) == 1.0 and value_of(-(WIN - 20)) == -1.0
     assert -1 < value_of(50.0) < 1 and value_of(0.0) == 0.0
+
+
+def test_a_set_stop_ends_the_search_and_depths_are_reported():
+    """``Engine.stop`` abandons the search (a minute's budget ends at once); ``on_info`` gets
+    each finished depth."""
+    import threading
+
+    from boardai.engines.base import Limit
+    from boardai.engines.registry import make_engine
+    from boardai.games import get_game
+    board = get_game("connect4").new_board("9x9")
+    engine = make_engine("alphabeta")
+    seen = []
+    engine.on_info = lambda r: seen.append(r.depth)
+    result = engine.analyse(board, Limit(depth=3))
+    assert seen == [1, 2, 3] and result.depth == 3
+    engine.stop = threading.Event()
+    engine.stop.set()
+    result = engine.analyse(board, Limit(time=60))
+    assert board.is_legal(result.move) and (result.depth or 0) <= 1

@@ -248,3 +248,26 @@ def test_tactical_playouts_from_the_start_favour_the_first_player():
     none = np.empty(0, dtype=np.int64)
     results = [int(K.playout_policy(state, rng, work, none, 1)) for _ in range(4000)]
     assert 0.5 < results.count(0) / (results.count(0) + results.count(1)) < 0.7
+
+
+def test_stop_and_live_snapshots():
+    """``Engine.stop`` set before the search: it answers at once with a legal move; ``on_info``
+    snapshots carry the moves searched so far."""
+    import threading
+
+    from boardai.engines.base import Limit
+    from boardai.engines.registry import make_engine
+    from boardai.games import get_game
+    board = get_game("hex").new_board(7)
+    engine = make_engine("mcts:seed=1")
+    engine.stop = threading.Event()
+    engine.stop.set()
+    result = engine.play(board, Limit(time=60))
+    assert board.is_legal(result.move) and result.nodes < 1000
+    engine.stop = None
+    snapshots = []
+    engine.INFO_EVERY = 0.0
+    engine.on_info = snapshots.append
+    engine.play(board, Limit(sims=2000))
+    assert snapshots and all(board.is_legal(s.move) for s in snapshots)
+    assert snapshots[-1].nodes >= snapshots[0].nodes
