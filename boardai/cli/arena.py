@@ -15,8 +15,37 @@ from boardai.cli.common import CONTEXT, Fail, game_option
 from boardai.engines.base import EngineUnavailable
 
 
+BACKEND_HELP = ("Where games run: local (worker processes here), ray (a local Ray started for "
+                "the command) or ray:ADDRESS (join that Ray cluster; ray:auto for the one `ray "
+                "start` made here).  Results always go to the store here.")
+
+
+def backend_option(f):
+    return click.option("--backend", default="local", show_default=True, metavar="BACKEND",
+                        help=BACKEND_HELP)(f)
+
+
+@contextlib.contextmanager
+def runner_for(jobs, backend):
+    """The runner of ``--jobs``/``--backend``: a bad backend is a usage error, a cluster that
+    cannot be reached (or Ray not installed) a failure."""
+    from boardai.arena.ray_runner import parse_backend
+    from boardai.arena.runner import make_runner
+    try:
+        parse_backend(backend)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    try:
+        runner = make_runner(jobs, backend=backend)
+    except ValueError as exc:
+        raise Fail(str(exc)) from None
+    with runner:
+        yield runner
+
+
 def _arena_options(f):
     f = click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")(f)
+    f = backend_option(f)
     f = click.option("--move-timeout", type=OptionType(MOVE_TIMEOUT), metavar="SECONDS",
                      help="Hard limit in seconds per move, in "
                           f"{MOVE_TIMEOUT.range_text()}; slower loses on time, whatever the "
@@ -101,7 +130,7 @@ def _worker_failures():
               help="Stop as soon as the sequential probability ratio test decides.")
 @_arena_options
 def match(engine_a, engine_b, games, openings, sprt, game, size, jobs, store, seed, move_timeout,
-          as_json) -> None:
+          backend, as_json) -> None:
     """Play a match between engines A and B (specs, or gtp:COMMAND) with Elo and error bars.
 
     Colours alternate.  Every finished game is committed to the result store at once; running
@@ -117,15 +146,14 @@ def match(engine_a, engine_b, games, openings, sprt, game, size, jobs, store, se
     from boardai.arena.match import make_plan, run_match
     from boardai.arena.ratings import SprtSpec
     from boardai.arena.report import ProgressBar, outcome_json, print_match, report_console
-    from boardai.arena.runner import make_runner
 
     w, h, path = _arena_size(game, size, store)
     with _checked_input():
         spec = SprtSpec.parse(sprt) if sprt is not None else None
         plan = make_plan(engine_a, engine_b, game.lower(), w, h, openings, seed, move_timeout, path)
     db = _open_store(path)
-    with db, _interrupts(path), _worker_failures(), make_runner(jobs) as runner, ProgressBar(
-            games, "match", enabled=sys.stderr.isatty()) as bar:
+    with db, _interrupts(path), _worker_failures(), runner_for(jobs, backend) as runner, \
+            ProgressBar(games, "match", enabled=sys.stderr.isatty()) as bar:
         out = run_match(plan, games, db, runner, spec, bar)
     if as_json:
         click.echo(json.dumps(outcome_json(out)))
@@ -140,7 +168,7 @@ def match(engine_a, engine_b, games, openings, sprt, game, size, jobs, store, se
 @click.option("--openings", metavar="SUITE|FILE", help="As for match: hex-1stone, c4-random-4 or a file.")
 @_arena_options
 def tournament(engines, games_per_pair, openings, game, size, jobs, store, seed, move_timeout,
-               as_json) -> None:
+               backend, as_json) -> None:
     """Round robin between engines: maximum-likelihood Elo ratings (the first at 0) with 95%
     intervals, and a cross-table.  Resumes from the store like match.
 
@@ -151,7 +179,6 @@ def tournament(engines, games_per_pair, openings, game, size, jobs, store, seed,
     """
     from boardai.arena.match import make_plan, run_tournament
     from boardai.arena.report import ProgressBar, print_tournament, report_console
-    from boardai.arena.runner import make_runner
 
     if len(engines) < 2:
         raise click.UsageError("a tournament needs at least two engines")
@@ -164,7 +191,7 @@ def tournament(engines, games_per_pair, openings, game, size, jobs, store, seed,
                  for i in range(len(engines)) for j in range(i + 1, len(engines))}
     db = _open_store(path)
     total = games_per_pair * len(plans)
-    with db, _interrupts(path), _worker_failures(), make_runner(jobs) as runner, ProgressBar(
+    with db, _interrupts(path), _worker_failures(), runner_for(jobs, backend) as runner, ProgressBar(
             total, "tournament", enabled=sys.stderr.isatty()) as bar:
         out = run_tournament(plans, [e.strip() for e in engines], games_per_pair, db, runner, bar)
     if as_json:

@@ -8,7 +8,9 @@ import sys
 import click
 
 from boardai.cli.analyse import LIMIT_TYPES
-from boardai.cli.arena import _checked_input, _interrupts, _open_store, _worker_failures
+from boardai.cli.arena import (
+    _checked_input, _interrupts, _open_store, _worker_failures, backend_option, runner_for,
+)
 from boardai.cli.common import CONTEXT
 from boardai.engines.base import MAX_SEED
 
@@ -33,9 +35,10 @@ DEFAULT_MOVE_TIME = 3.0     # the course's seconds per move
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Worker processes playing games at once (1: one game at a time, so the "
                    "engines' thinking time is not shared).")
+@backend_option
 @click.option("--quiet", "-q", is_flag=True,
               help="No progress bar and no summary (a seed drawn at random is still printed).")
-def compete(engine_a, engine_b, result_file, rounds, move_time, seed, store, jobs,
+def compete(engine_a, engine_b, result_file, rounds, move_time, seed, store, jobs, backend,
             quiet) -> None:
     """The course's referee: A against B for ROUNDS rounds of Connect Four, each on a board
     drawn as the course draws it (M rows and N columns uniform in 9..12, one no-go cell), A
@@ -69,7 +72,6 @@ def compete(engine_a, engine_b, result_file, rounds, move_time, seed, store, job
     from boardai.arena.compete import CompetePlan, run_compete
     from boardai.arena.match import check_spec, default_store_path
     from boardai.arena.report import ProgressBar
-    from boardai.arena.runner import make_runner
     from boardai.engines.registry import parse_spec
     from boardai.engines.strategy import TIME_GRACE
     from boardai.games import Connect4Board
@@ -93,7 +95,7 @@ def compete(engine_a, engine_b, result_file, rounds, move_time, seed, store, job
                        course.draw_board, seed, move_time, TIME_GRACE,
                        str(path.with_name(path.name + ".logs")))
     db = _open_store(path)
-    with db, _interrupts(path), _worker_failures(), make_runner(jobs) as runner, ProgressBar(
+    with db, _interrupts(path), _worker_failures(), runner_for(jobs, backend) as runner, ProgressBar(
             2 * rounds, "compete", enabled=sys.stderr.isatty() and not quiet) as bar:
         out = run_compete(plan, rounds, db, runner, result_file, bar)
     if not quiet:

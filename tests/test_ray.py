@@ -1,0 +1,137 @@
+"""The arena on Ray (a local Ray with two worker CPUs): the same games as the local backend for
+the same seeds and budgets, no game lost or doubled when a worker process is killed mid-match,
+and a driver killed with kill -9 resumed by the same command to exactly its plan."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ray = pytest.importorskip("ray")
+
+from boardai.arena.match import make_plan, run_match  # noqa: E402
+from boardai.arena.ray_runner import RayRunner, parse_backend  # noqa: E402
+from boardai.arena.runner import SerialRunner  # noqa: E402
+from boardai.arena.store import Store  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def runner():
+    r = RayRunner(None, 2)
+    yield r
+    r.close()
+
+
+def _games(store: Store, key: str) -> dict[int, tuple]:
+    return {g.idx: (tuple(g.moves), g.winner, g.reason, g.black, g.white)
+            for g in store.games(key)}
+
+
+def _ray_workers() -> list[int]:
+    """Pids of the Ray worker processes playing a game right now."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            title = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"ray::_play_on_worker" in title:
+            pids.append(int(entry.name))
+    return pids
+
+
+def test_parse_backend():
+    assert parse_backend("local") == ("local", None)
+    assert parse_backend("ray") == ("ray", None)
+    assert parse_backend("ray:10.0.0.5:6379") == ("ray", "10.0.0.5:6379")
+    for bad in ("rey", "local:x", "spark"):
+        with pytest.raises(ValueError, match="local, ray or ray:ADDRESS"):
+            parse_backend(bad)
+
+
+def test_same_games_as_the_local_backend(runner, tmp_path):
+    plan = make_plan("mcts:sims=60", "random", "hex", 5, 5, None, 7, None, tmp_path / "a.sqlite")
+    with Store(tmp_path / "local.sqlite") as local, SerialRunner() as serial:
+        run_match(plan, 6, local, serial)
+        expected = _games(local, plan.key)
+    with Store(tmp_path / "ray.sqlite") as remote:
+        out = run_match(plan, 6, remote, runner)
+        got = _games(remote, plan.key)
+    assert out.score.games == 6
+    assert got == expected
+
+
+def test_a_killed_worker_loses_no_game_and_doubles_none(runner, tmp_path):
+    """Two workers are killed (kill -9) while they play; Ray re-runs their games with the same
+    seeds: every game of the plan is stored once, and they are the games the plan gives."""
+    plan = make_plan("mcts:sims=4000", "mcts:sims=4000", "hex", 7, 7, None, 3, None,
+                     tmp_path / "a.sqlite")
+    games = 8
+    kills = 0
+    with Store(tmp_path / "ray.sqlite") as store:
+        store.ensure_match(plan.info())
+        stored = 0
+        for g in runner.play(plan.task(i) for i in range(games)):
+            stored += store.add_game(g)
+            if kills < 2:
+                for _ in range(200):                 # wait for a worker in the middle of a game
+                    pids = _ray_workers()
+                    if pids:
+                        os.kill(pids[0], signal.SIGKILL)
+                        kills += 1
+                        break
+                    time.sleep(0.02)
+        got = _games(store, plan.key)
+    assert kills == 2
+    assert stored == games and sorted(got) == list(range(games))
+    with Store(tmp_path / "check.sqlite") as check:
+        # the same plan replayed without kills gives the very same games
+        run_match(plan, games, check, runner)
+        assert _games(check, plan.key) == got
+
+
+def test_a_driver_killed_with_kill_9_resumes_to_exactly_its_plan(tmp_path):
+    store = tmp_path / "arena.sqlite"
+    command = [sys.executable, "-m", "boardai", "match", "mcts:sims=3000", "random", "--game",
+               "hex", "--size", "7", "--games", "10", "--store", str(store), "--backend", "ray",
+               "--jobs", "2", "--seed", "5"]
+    first = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            if store.exists():
+                with Store(store) as s:
+                    if len(s.games()) >= 3:
+                        break
+            if first.poll() is not None:
+                break
+            time.sleep(0.1)
+        first.send_signal(signal.SIGKILL)
+        first.wait(30)
+    finally:
+        if first.poll() is None:
+            first.kill()
+        # what the dead driver's local Ray leaves behind (its agents) goes with its session
+        try:
+            os.killpg(first.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    with Store(store) as s:
+        before = len(s.games())
+    assert 3 <= before <= 10
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    with Store(store) as s:
+        games = s.games()
+    assert sorted(g.idx for g in games) == list(range(10))
