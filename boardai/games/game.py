@@ -101,6 +101,11 @@ class Game:
     opening_suites: dict[str, Callable[[int, int, int], tuple[tuple[int, ...], ...]]] = \
         field(default_factory=dict)
     openspiel_game: Callable[[Board], str] | None = None   # OpenSpiel's name for the board
+    # the network (boardai/nn): the board's symmetries used to augment training data, by name:
+    # "mirror" (x -> W-1-x), "flip" (y -> H-1-y), "rot180" (both), and on square boards only
+    # "transpose" (x <-> y), "antitranspose", "rot90", "rot270"; a move without a spot (the
+    # swap) is its own image
+    nn_symmetries: tuple[str, ...] = ()
     # set-ups beyond the size: blocked cells (Connect Four's no-go cells) and random boards
     blocked_cells: bool = False                # cells may be blocked (--blocked COL:ROW)
     random_size: Callable[[random.Random], tuple[int, int]] | None = None       # --size random

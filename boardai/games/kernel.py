@@ -40,16 +40,16 @@ from numba import njit
 
 from boardai.games.connect4.eval import c4_evaluate, c4_move_prior
 from boardai.games.connect4.kernel import (
-    c4_apply, c4_free_cells, c4_is_legal, c4_legal_moves, c4_playout, c4_playout_quality,
-    c4_playout_tactical, c4_symmetric, c4_symmetric_move, c4_undo, c4_winning_moves,
-    c4_wins_if_played, fits_one_word, new_c4_state,
+    c4_apply, c4_encode_planes, c4_free_cells, c4_is_legal, c4_legal_moves, c4_playout,
+    c4_playout_quality, c4_playout_tactical, c4_symmetric, c4_symmetric_move, c4_undo,
+    c4_winning_moves, c4_wins_if_played, fits_one_word, new_c4_state,
 )
 from boardai.games.hex.eval import hex_evaluate, hex_move_prior
 from boardai.games.hex.kernel import (
-    hex_apply, hex_fill_cells, hex_fill_connects, hex_fill_length, hex_fill_load, hex_fill_rank,
-    hex_fill_set, hex_free_cells, hex_is_legal, hex_legal_moves, hex_playout, hex_playout_bridge,
-    hex_playout_quality, hex_symmetric, hex_symmetric_move, hex_undo, hex_winning_moves,
-    hex_wins_if_played, new_hex_state,
+    hex_apply, hex_encode_planes, hex_fill_cells, hex_fill_connects, hex_fill_length,
+    hex_fill_load, hex_fill_rank, hex_fill_set, hex_free_cells, hex_is_legal, hex_legal_moves,
+    hex_playout, hex_playout_bridge, hex_playout_quality, hex_symmetric, hex_symmetric_move,
+    hex_undo, hex_winning_moves, hex_wins_if_played, new_hex_state,
 )
 from boardai.games.connect4.wide import (
     new_wide_state, wide_apply, wide_free_cells, wide_is_legal, wide_legal_moves, wide_playout,
@@ -62,9 +62,9 @@ from boardai.games.layout import (
 )
 from boardai.games.tictactoe.eval import ttt_evaluate, ttt_move_prior
 from boardai.games.tictactoe.kernel import (
-    new_ttt_state, ttt_apply, ttt_free_cells, ttt_is_legal, ttt_legal_moves, ttt_playout,
-    ttt_playout_quality, ttt_symmetric, ttt_symmetric_move, ttt_undo, ttt_winning_moves,
-    ttt_wins_if_played,
+    new_ttt_state, ttt_apply, ttt_encode_planes, ttt_free_cells, ttt_is_legal, ttt_legal_moves,
+    ttt_playout, ttt_playout_quality, ttt_symmetric, ttt_symmetric_move, ttt_undo,
+    ttt_winning_moves, ttt_wins_if_played,
 )
 
 
@@ -429,3 +429,30 @@ def fill_rank(state, rank):
         hex_fill_rank(state, rank)
     else:
         _not_fill_in()
+
+
+# --- the network's input (boardai/nn) ------------------------------------------------------
+#
+# =======================================  ==========================================================
+# ``encode_planes(state, out)``            the position as ``PLANES`` float32 planes ``out[p, y,
+#                                          x]`` (``[PLANES, H, W]``), spots as ``Board.view()``
+#                                          draws them (y from the top row as drawn), from the side
+#                                          to move's view: 0 its stones, 1 the opponent's, 2 empty
+#                                          playable cells, 3 blocked cells, 4 ones (the board), 5
+#                                          ones while the swap is legal (else zeros)
+# =======================================  ==========================================================
+
+PLANES = 6
+
+
+@njit(cache=True, nogil=True)
+def encode_planes(state, out):
+    g = state[GAME]
+    if g == GAME_HEX:
+        hex_encode_planes(state, out)
+    elif g == GAME_CONNECT4:
+        c4_encode_planes(state, out)          # both layouts (it reads FLAG_C4_LINES itself)
+    elif g == GAME_TICTACTOE:
+        ttt_encode_planes(state, out)
+    else:
+        _unknown_game()

@@ -96,6 +96,7 @@ CONNECT4 = Game(
     bench_position="4453",
     opening_suites={"c4-random-4": random_openings},
     openspiel_game=_openspiel_game,
+    nn_symmetries=("mirror",),          # left-right: gravity rules out the others
     blocked_cells=True,
     random_size=course.draw_size,
     random_blocked=course.draw_no_go,

@@ -47,7 +47,7 @@ from numba import njit
 
 from boardai.games.layout import (
     new_state_array,
-    DRAW, GAME_CONNECT4, HASH, HEADER, HEIGHT, HIST, LAST_MOVE,
+    DRAW, FLAG_C4_LINES, FLAGS, GAME_CONNECT4, HASH, HEADER, HEIGHT, HIST, LAST_MOVE,
     NO_WINNER, PLY, WIDTH, WINNER, rng_next, zobrist_key,
 )
 
@@ -414,3 +414,42 @@ def c4_symmetric(state):
 def c4_symmetric_move(state, move):
     """Image of column ``move`` under the left-right mirror."""
     return state[WIDTH] - 1 - move
+
+
+@njit(cache=True, nogil=True)
+def c4_encode_planes(state, out):
+    """The network's input planes (``games/kernel.py: encode_planes``) for both layouts:
+    ``out[p, y, x]`` for column x and y = H-1-row (the top row as drawn first): 0 the side to
+    move's stones, 1 the opponent's, 2 empty cells that are not blocked, 3 blocked cells, 4 ones,
+    5 swap (none).
+
+    The line-word layout (``wide.py``, flag FLAG_C4_LINES) is read straight from its row words:
+    row r of colour k (0 Black, 1 White, 2 blocked) is word ``HEADER + k*L + r``, bit c, with
+    ``L = H + W + 2*(W+H-1)`` line words per colour (``wide.lines``); importing ``wide.py``
+    here would close an import circle."""
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    mine = (state[PLY] & 1) + 1
+    wide = (state[FLAGS] & FLAG_C4_LINES) != 0
+    n_lines = h + w + 2 * (w + h - 1)
+    out[:] = 0.0
+    for x in range(w):
+        for row in range(h):
+            y = h - 1 - row
+            if wide:
+                v = 0
+                for k in range(3):
+                    if (state[HEADER + k * n_lines + row] >> x) & 1:
+                        v = k + 1
+                        break
+            else:
+                v = c4_cell(state, x, row)
+            if v == 0:
+                out[2, y, x] = 1.0
+            elif v == 3:
+                out[3, y, x] = 1.0
+            elif v == mine:
+                out[0, y, x] = 1.0
+            else:
+                out[1, y, x] = 1.0
+            out[4, y, x] = 1.0

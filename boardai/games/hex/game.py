@@ -43,4 +43,5 @@ HEX = Game(
     eval_aux=hex_eval.neighbours,
     opening_suites={"hex-1stone": _one_stone},
     openspiel_game=_openspiel_game,
+    nn_symmetries=("rot180",),          # the 180-degree turn keeps each side's edges
 )

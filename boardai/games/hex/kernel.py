@@ -846,3 +846,26 @@ def hex_fill_rank(state, rank):
             dc = 2 * c - (w - 1)
             d = max(abs(dr), abs(dc), abs(dr + dc))
             rank[r * w + c] = d * w * h + r * w + c
+
+
+@njit(cache=True, nogil=True)
+def hex_encode_planes(state, out):
+    """The network's input planes (``games/kernel.py: encode_planes``): ``out[p, y, x]`` for the
+    cell of row y (top row first) and column x: 0 the side to move's stones, 1 the opponent's,
+    2 empty cells, 3 blocked cells (none in Hex), 4 ones, 5 ones while the swap is legal."""
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    mine = (state[PLY] & 1) + 1
+    swap = 1.0 if hex_is_legal(state, w * h) else 0.0
+    out[:] = 0.0
+    for y in range(h):
+        for x in range(w):
+            v = state[HEADER + y * w + x]
+            if v == 0:
+                out[2, y, x] = 1.0
+            elif v == mine:
+                out[0, y, x] = 1.0
+            else:
+                out[1, y, x] = 1.0
+            out[4, y, x] = 1.0
+            out[5, y, x] = swap
