@@ -25,7 +25,7 @@ LAYERS = [
     ("boardai.solvers", "boardai.records"),       # exact solvers and books; game records
     ("boardai.engines",),                         # game-agnostic players
     ("boardai.arena", "boardai.bench"),           # matches, tournaments; speed measurements
-    ("boardai.ui",),                              # front-ends: terminal, GTP server
+    ("boardai.ui", "boardai.fuzz"),               # front-ends: terminal, GTP server
     ("boardai.cli", "boardai.__main__"),
 ]
 

@@ -1,13 +1,16 @@
-"""``boardai bench``: speed measurements (playouts, MCTS, alpha-beta, the Connect Four solver)."""
+"""``boardai bench``: speed measurements (playouts, MCTS, alpha-beta, the Connect Four solver) and
+``bench fuzz``, the fuzzing of the input surfaces (``boardai/fuzz.py``) with its lines/s."""
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 
 import click
 
+import boardai.games
 from boardai.cli.common import (
     CONTEXT, Fail, blocked_option, board_from_options, game_option, size_option,
 )
@@ -209,3 +212,122 @@ def _bench_size(game: str, size: str | None, seconds: float, blocked=()):
     if seconds <= 0:
         raise click.UsageError("--seconds must be > 0")
     return board.width, board.height, board.setup
+
+
+# --- bench fuzz -----------------------------------------------------------------------------------
+FUZZ_TARGETS = ("gtp", "records", "solve")
+SOLVE_GAME = "connect4"          # `solve connect4` is the only solve command
+
+
+def _fuzz_runs(target: str, game: str, process: bool) -> list[tuple[str, str]]:
+    """(target, game) pairs to run, in order; a usage error for a solve of another game."""
+    games = sorted(boardai.games.all_games()) if game == "all" else [boardai.games.get_game(game).name]
+    targets = FUZZ_TARGETS if target == "all" else (target,)
+    if target == "solve" and SOLVE_GAME not in games:
+        raise click.UsageError(f"--target solve fuzzes the lines of `solve {SOLVE_GAME}`: "
+                               f"use --game {SOLVE_GAME} or --game all")
+    runs = []
+    for t in targets:
+        for g in games:
+            if t == "solve" and g != SOLVE_GAME:
+                continue
+            runs.append((t, g))
+            if t == "gtp" and process:
+                runs.append(("gtp-process", g))
+    return runs
+
+
+def _fuzz_one(target: str, game: str, lines, seconds, seed, progress):
+    from boardai import fuzz
+
+    if target == "gtp":
+        return fuzz.fuzz_gtp(game, lines, seconds, seed, progress)
+    if target == "gtp-process":
+        return fuzz.fuzz_gtp_process(game, lines, seconds, seed, progress)
+    if target == "records":
+        return fuzz.fuzz_records(game, lines, seconds, seed, progress)
+    from boardai.solvers.connect4.lines import LineSolver
+    return fuzz.fuzz_solve(LineSolver(), lines, seconds, seed, progress, game=game)
+
+
+def format_fuzz(reports: list, seed: int) -> str:
+    """The table of a fuzz run, then every failure kind with its first reproducers."""
+    from boardai.fuzz import KINDS
+
+    out = [f"{'target':<12} {'game':<10} {'inputs':>9} {'seconds':>8} {'per s':>8} {'failures':>9}"]
+    for r in reports:
+        out.append(f"{r.target:<12} {r.game:<10} {r.done:>9,} {r.seconds:>8.1f} {r.rate:>8,.0f} "
+                   f"{r.failures:>9,}")
+    failed = [r for r in reports if r.failures]
+    if not failed:
+        out.append(f"no failures (seed {seed})")
+    for r in failed:
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(r.counts.items()))
+        out.append(f"\nFAILED {r.target} {r.game}: {kinds}")
+        for kind in sorted(r.counts):
+            out.append(f"  {kind}: {KINDS.get(kind, kind)}")
+            for f in (f for f in r.examples if f.kind == kind):
+                message = f.message if len(f.message) <= 300 else f.message[:300] + "..."
+                out.append(f"    {f.data!r}\n      {message}")
+    return "\n".join(out)
+
+
+@bench.command("fuzz", context_settings=CONTEXT)
+@click.option("--target", type=click.Choice([*FUZZ_TARGETS, "all"]), default="all",
+              show_default=True, help="gtp: the GTP server; records: records.loads (SGF); solve: "
+              "the lines of `solve connect4` (Connect Four only).")
+@click.option("--game", type=click.Choice([*boardai.games.all_games(), "all"], case_sensitive=False),
+              default="all", show_default=True, help="The game of the servers and records.")
+@click.option("--lines", type=click.IntRange(1), default=None,
+              help="Inputs per target and game (default 10000).")
+@click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
+              help="Fuzz each target and game for this long instead of --lines.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+              help="Seed of the random inputs (the same seed, the same inputs).")
+@click.option("--process", is_flag=True,
+              help="GTP also through a real `boardai gtp` process under LC_ALL=C.UTF-8.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+def bench_fuzz_cmd(target, game, lines, seconds, seed, process, as_json) -> None:
+    """Fuzz the input surfaces and report inputs/s and failures (exit 1 on any failure).
+
+    GTP lines of any bytes (a corpus of known-bad inputs, their mutations, commands with odd
+    arguments, random bytes) go to the GTP server in this process; every line must get exactly
+    one well-formed answer within 5 s, valid printable UTF-8, and a rejected line must change
+    nothing.  Records: any text or bytes to records.loads (a record or a RecordError naming a
+    line).  Solve: lines for `solve connect4`.  Each failure kind (crash, hang, state, utf8,
+    framing, internal, budget, message, round trip) is listed with its first reproducers, the
+    exact input, repr'd.  The same checks run in tests/test_gtp_fuzz.py and
+    tests/test_records_fuzz.py.
+
+    \b
+    Examples:
+      boardai bench fuzz --target gtp --game all --lines 100000
+      boardai bench fuzz --target gtp --game hex --seconds 60 --process
+      boardai bench fuzz --target records --lines 20000 --seed 7 --json
+      boardai bench fuzz --target solve --lines 5000
+    """
+    if lines is not None and seconds is not None:
+        raise click.UsageError("give --lines or --seconds, not both")
+    runs = _fuzz_runs(target, game.lower(), process)
+    reports = []
+    show = sys.stderr.isatty()
+    for t, g in runs:
+        if show:
+            from rich.console import Console
+            from rich.progress import Progress
+
+            with Progress(console=Console(stderr=True), transient=True) as bar:
+                task = bar.add_task(f"fuzz {t} {g}", total=lines if seconds is None else None)
+                report = _fuzz_one(t, g, lines, seconds, seed,
+                                   lambda done: bar.update(task, completed=done))
+        else:
+            report = _fuzz_one(t, g, lines, seconds, seed, None)
+        reports.append(report)
+    failures = sum(r.failures for r in reports)
+    if as_json:
+        click.echo(json.dumps({"seed": seed, "failures": failures,
+                               "runs": [r.json() for r in reports]}))
+    else:
+        click.echo(format_fuzz(reports, seed))
+    if failures:
+        click.get_current_context().exit(1)
