@@ -23,7 +23,7 @@ LAYERS = [
     ("boardai.gtp",),                             # the GTP wire protocol: imports nothing of ours
     ("boardai.games",),                           # rules, notation, pictures, kernels
     ("boardai.solvers", "boardai.records"),       # exact solvers and books; game records
-    ("boardai.engines",),                         # game-agnostic players
+    ("boardai.engines", "boardai.nn", "boardai.env"),   # players; the network; RL environments
     ("boardai.arena", "boardai.bench"),           # matches, tournaments; speed measurements
     ("boardai.ui", "boardai.fuzz"),               # front-ends: terminal, GTP server
     ("boardai.cli", "boardai.__main__"),
