@@ -100,3 +100,18 @@ def test_render_ansi_is_the_board_picture():
     expected = get_game("connect4").new_board((7, 6))
     expected.push(3)
     assert e.render() == expected.render()
+
+
+def test_the_network_reads_observations_as_it_reads_states():
+    from boardai.nn import random_init
+
+    net = random_init({"game": "hex", "channels": 8, "blocks": 1}, seed=2)
+    e = env(game="hex", size=4, swap=True)
+    e.reset(seed=0)
+    for move in (5, 16, 3):
+        obs = e.observe(e.agent_selection)
+        from_obs = net.predict(obs["observation"][None], obs["action_mask"][None])
+        from_state = net.policy_value([e.unwrapped.board.state])
+        for a, b in zip(from_obs, from_state):
+            np.testing.assert_array_equal(a, b)
+        e.step(move)

@@ -194,8 +194,14 @@ class Network:
         if not features.by_columns(self.game) and num_actions - w * h > self.config.extra_actions:
             raise ValueError(f"the network has {self.config.extra_actions} logits for moves "
                              f"without a spot, the position {num_actions - w * h}")
-        logits, values = self.forward(features.encode(stack), num_actions)
-        mask = features.legal_mask(stack)
+        return self.predict(features.encode(stack), features.legal_mask(stack))
+
+    def predict(self, planes: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``policy_value`` from input planes ``[B, PLANES, H, W]`` and legal-move masks ``[B,
+        num_actions]`` (what ``boardai.env`` observes: ``observation`` and ``action_mask``)."""
+        planes = np.asarray(planes, dtype=np.float32)
+        mask = np.asarray(mask).astype(np.bool_)
+        logits, values = self.forward(planes, mask.shape[-1])
         logits = np.where(mask, logits, -np.inf)
         top = logits.max(axis=1, keepdims=True)
         top[~np.isfinite(top)] = 0.0
