@@ -1,0 +1,146 @@
+"""PUCT on the MCTS tree (``engines/mcts/puct.py``, ``guided.py``): the search half of the
+learning player.  Visit counts worked out by hand for a uniform evaluator, priors steering the
+search, values oriented for the side to move, proven wins found, batches, stop and snapshots,
+and plain ``mcts`` unchanged by the hook."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from boardai.engines.base import Limit
+from boardai.engines.mcts.guided import GuidedMcts, RolloutEvaluator, UniformEvaluator
+from boardai.engines.registry import make_engine
+from boardai.games import get_game
+from boardai.games.layout import HEADER, NUM_ACTIONS, PLY
+
+
+def visits(result):
+    return {m.name: m.visits for m in result.moves}
+
+
+@pytest.mark.parametrize("batch", [1, 4])
+def test_uniform_prior_and_constant_value_spread_visits_evenly(batch):
+    """Uniform priors, value 0 everywhere and no first-play penalty: every child of the root
+    has the same score until visited, and a virtual loss keeps the walks of one batch apart,
+    so the visits go round: the first batch of walks all stop at the root (it expands it), then
+    9k walks on 3x3 Hex give every cell k."""
+    board = get_game("hex").new_board(3)
+    engine = GuidedMcts(UniformEvaluator(), fpu=0.0, batch=batch, checks=False)
+    result = engine.analyse(board, Limit(sims=batch + 9 * 4))
+    assert set(visits(result).values()) == {4}
+    assert result.value == pytest.approx(0.0)
+
+
+class Favour:
+    """Nearly all prior on one move; values 0."""
+
+    def __init__(self, move: int):
+        self.move = move
+
+    def evaluate(self, states):
+        k = int(states[0, NUM_ACTIONS])
+        priors = np.full((states.shape[0], k), 0.01)
+        priors[:, self.move] = 10.0
+        return priors, np.zeros(states.shape[0])
+
+
+def test_priors_steer_the_visits():
+    board = get_game("hex").new_board(5)
+    favoured = board.parse_move("d2")
+    result = GuidedMcts(Favour(favoured), batch=8).analyse(board, Limit(sims=400))
+    counts = visits(result)
+    assert result.name == "d2" and counts["d2"] > 0.5 * sum(counts.values())
+
+
+class SideToMoveWins:
+    """Values +1 for the side to move in every position, except after ``bad``: there the side
+    to move (the opponent) is lost (-1)."""
+
+    def __init__(self, board, bad: int):
+        self.bad_ply = board.ply + 1
+        self.bad = bad
+        self.start = board.state.copy()
+
+    def evaluate(self, states):
+        k = int(states[0, NUM_ACTIONS])
+        values = np.zeros(states.shape[0])
+        for i, st in enumerate(states):
+            # a position one move deep whose cell `bad` is taken: the mover of `bad` wins
+            if int(st[PLY]) == self.bad_ply and not np.array_equal(st, self.start) and \
+                    st[HEADER + self.bad] != 0:
+                values[i] = -1.0
+        return np.ones((states.shape[0], k)), values
+
+
+def test_values_are_read_for_the_side_to_move():
+    """The evaluator says the position after one move is lost for the side to move there: the
+    search must prefer that move (it is good for us)."""
+    board = get_game("hex").new_board(4)
+    good = board.parse_move("b3")
+    result = GuidedMcts(SideToMoveWins(board, good), batch=4).analyse(board, Limit(sims=300))
+    assert result.name == "b3" and result.value > 0
+
+
+def test_a_won_position_is_proven_with_playout_values():
+    board = get_game("hex").new_board(3)
+    board.push_many("a1 b1")     # Black to move; the solver says which moves win
+    engine = GuidedMcts(RolloutEvaluator(seed=1), batch=8)
+    result = engine.analyse(board, Limit(sims=3000))
+    from boardai.solvers.hex.solver import move_outcomes
+    won = {board.move_name(m) for m, v in move_outcomes(board, None).items() if v > 0}
+    assert result.name in won and result.info["proven"] == 1
+
+
+def test_batches_of_any_size_and_budgets_are_kept():
+    board = get_game("connect4").new_board()
+    for batch in (1, 3, 64):
+        result = GuidedMcts(RolloutEvaluator(seed=2), batch=batch).analyse(board, Limit(sims=200))
+        assert 200 <= result.nodes < 200 + batch and board.is_legal(result.move)
+
+
+def test_stop_and_snapshots():
+    board = get_game("hex").new_board(7)
+    engine = GuidedMcts(RolloutEvaluator(seed=3), batch=8)
+    engine.stop = threading.Event()
+    engine.stop.set()
+    assert board.is_legal(engine.play(board, Limit(time=60)).move)
+    engine.stop = None
+    engine.INFO_EVERY = 0.0
+    seen = []
+    engine.on_info = seen.append
+    engine.play(board, Limit(sims=500))
+    assert seen and all(board.is_legal(s.move) for s in seen)
+
+
+def test_tree_reuse_between_moves():
+    board = get_game("hex").new_board(5)
+    engine = GuidedMcts(RolloutEvaluator(seed=4), batch=8)
+    first = engine.play(board, Limit(sims=400))
+    board.push(first.move)
+    reply = engine.play(board, Limit(sims=1))     # the subtree under the move is kept
+    assert reply.info["sims"] >= 1 and sum(visits(reply).values()) > 1
+
+
+# plain mcts: the same seed gives the same moves as before the PUCT hook existed (recorded at
+# commit 791eef3 with mcts:sims=300,seed=7, Hex 5x5 self-play, 10 moves)
+PLAIN_MOVES = ['b3', 'b4', 'a4', 'a5', 'c4', 'c3', 'e2', 'e1', 'd2', 'd1']
+
+
+def test_plain_mcts_is_unchanged_by_the_hook():
+    board = get_game("hex").new_board(5)
+    engine = make_engine("mcts:sims=300,seed=7")
+    moves = []
+    for _ in range(10):
+        r = engine.play(board, Limit())
+        moves.append(r.name)
+        board.push(r.move)
+    again = get_game("hex").new_board(5)
+    engine2 = make_engine("mcts:sims=300,seed=7")
+    for name in moves:
+        assert engine2.play(again, Limit()).name == name
+        again.push(name)
+    if PLAIN_MOVES is not None:
+        assert moves == PLAIN_MOVES
