@@ -297,3 +297,11 @@ def test_files_know_their_shapes():
     assert shapes["stem.w"] == (9 * features.PLANES, 16)
     assert shapes["policy.extra.w"] == (32, 1)                # the swap
     assert sum(1 for k in shapes if k.startswith("block")) == 3 * 4
+
+
+def test_weights_of_the_wrong_shape_are_refused():
+    net = random_init({"game": "hex", "channels": 8, "blocks": 1}, seed=0)
+    weights = dict(net.weights)
+    weights["stem.w"] = weights["stem.w"][:, :4]
+    with pytest.raises(ValueError, match="wrong shape"):
+        model.Network(net.config, weights)

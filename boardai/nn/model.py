@@ -134,9 +134,14 @@ class Network:
         self.config = config.resolved()
         self.game = get_game(self.config.game)
         self.weights = {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in weights.items()}
-        missing = set(weight_shapes(self.config)) - set(self.weights)
+        shapes = weight_shapes(self.config)
+        missing = set(shapes) - set(self.weights)
         if missing:
             raise ValueError(f"the network lacks {', '.join(sorted(missing))}")
+        wrong = [f"{k} {self.weights[k].shape} (config: {shape})" for k, shape in shapes.items()
+                 if self.weights[k].shape != shape]
+        if wrong:
+            raise ValueError(f"weights of the wrong shape: {'; '.join(wrong)}")
 
     # --- raw outputs --------------------------------------------------------------------
     def forward(self, planes: np.ndarray, num_actions: int,
