@@ -305,3 +305,15 @@ def test_weights_of_the_wrong_shape_are_refused():
     weights["stem.w"] = weights["stem.w"][:, :4]
     with pytest.raises(ValueError, match="wrong shape"):
         model.Network(net.config, weights)
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_only_the_position_prefix_is_read(game_name):
+    """A search hands over scratch copies (``copy_position``): the undo area is not the game's."""
+    boards = [random_board(game_name, s, size=SIZES[game_name][0], blocked=()) for s in range(6)]
+    stack = np.stack([b.state for b in boards])
+    scratch = np.full_like(stack, -7)
+    for i, b in enumerate(boards):
+        K.copy_position(b.state, scratch[i])
+    for a, b in zip(NETS[game_name].policy_value(stack), NETS[game_name].policy_value(scratch)):
+        np.testing.assert_array_equal(a, b)
