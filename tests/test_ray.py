@@ -16,7 +16,8 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from boardai.arena.match import make_plan, run_match  # noqa: E402
-from boardai.arena.ray_runner import RayRunner, parse_backend  # noqa: E402
+from boardai.arena.backends import parse_backend  # noqa: E402
+from boardai.arena.ray_runner import RayRunner  # noqa: E402
 from boardai.arena.runner import SerialRunner  # noqa: E402
 from boardai.arena.store import Store  # noqa: E402
 

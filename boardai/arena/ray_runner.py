@@ -57,16 +57,6 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
                          "with `ray start --head`)") from None
 
 
-def parse_backend(text: str) -> tuple[str, str | None]:
-    """``local``, ``ray`` or ``ray:ADDRESS`` -> (kind, address); ValueError naming them."""
-    kind, _, address = (text or "local").strip().partition(":")
-    kind = kind.lower()
-    if kind not in ("local", "ray") or (kind == "local" and address):
-        raise ValueError(f"--backend must be local, ray or ray:ADDRESS (e.g. ray:10.0.0.5:6379), "
-                         f"not {text!r}")
-    return kind, (address.strip() or None)
-
-
 class RayRunner(Runner):
     """Plays games as Ray tasks.  ``address`` None: a local Ray with ``jobs`` CPUs (default:
     every core) is started and shut down with the runner; otherwise the cluster at ``address``

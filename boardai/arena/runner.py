@@ -409,13 +409,8 @@ class SerialRunner(ProcessRunner):
         super().__init__(1, 1)
 
 
-def make_runner(jobs: int | None, batch: int = 1, backend: str = "local") -> Runner:
-    """The runner for ``backend`` (``local``, ``ray`` or ``ray:ADDRESS``): locally ``jobs``
-    processes (None: one per core; 1: one worker process); on Ray, a local Ray with ``jobs``
-    CPUs, or the cluster at ADDRESS.  ValueError naming what is accepted or what failed."""
-    from boardai.arena.ray_runner import RayRunner, parse_backend
-    kind, address = parse_backend(backend)
-    if kind == "ray":
-        return RayRunner(address, jobs)
+def make_runner(jobs: int | None, batch: int = 1) -> Runner:
+    """The local runner for ``jobs`` processes (None: one per core; 1: one worker process).
+    ``arena/backends.py`` picks between this and Ray."""
     jobs = jobs or os.cpu_count() or 1
     return SerialRunner() if jobs == 1 else ProcessRunner(jobs, batch)

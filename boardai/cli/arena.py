@@ -29,14 +29,13 @@ def backend_option(f):
 def runner_for(jobs, backend):
     """The runner of ``--jobs``/``--backend``: a bad backend is a usage error, a cluster that
     cannot be reached (or Ray not installed) a failure."""
-    from boardai.arena.ray_runner import parse_backend
-    from boardai.arena.runner import make_runner
+    from boardai.arena.backends import parse_backend, runner_for_backend
     try:
         parse_backend(backend)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     try:
-        runner = make_runner(jobs, backend=backend)
+        runner = runner_for_backend(backend, jobs)
     except ValueError as exc:
         raise Fail(str(exc)) from None
     with runner:
