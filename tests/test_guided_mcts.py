@@ -144,3 +144,35 @@ def test_plain_mcts_is_unchanged_by_the_hook():
         again.push(name)
     if PLAIN_MOVES is not None:
         assert moves == PLAIN_MOVES
+
+
+def test_nn_and_policy_engines_play_from_a_network_file(tmp_path):
+    from boardai.nn import model
+    path = tmp_path / "hex.npz"
+    model.random_init({"game": "hex", "channels": 8, "blocks": 1}, seed=1).save(path)
+    board = get_game("hex").new_board(5)
+    nn = make_engine(f"nn:model={path},sims=64,batch=8")
+    result = nn.analyse(board, Limit())
+    assert board.is_legal(result.move) and 64 <= result.nodes < 72
+    policy = make_engine(f"policy:model={path}")
+    answer = policy.play(board)
+    assert board.is_legal(answer.move)
+    assert answer.moves[0].prior == max(m.prior for m in answer.moves)
+    assert sum(m.prior for m in answer.moves) == pytest.approx(1.0, abs=1e-4)
+    with pytest.raises(Exception, match="plays hex"):
+        nn.play(get_game("connect4").new_board())
+
+
+@pytest.mark.parametrize("spec,words", [("nn", "model=PATH"), ("policy", "model=PATH"),
+                                        ("nn:model=/no/such.npz", "no network file"),
+                                        ("nn:sims=0,model=x", "sims")])
+def test_engines_without_a_usable_network_are_refused(spec, words, tmp_path):
+    with pytest.raises(ValueError, match=words):
+        make_engine(spec)
+
+
+def test_a_file_that_is_not_a_network_is_refused(tmp_path):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a network")
+    with pytest.raises(ValueError, match="not a network file"):
+        make_engine(f"policy:model={bad}")

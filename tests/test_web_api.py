@@ -270,7 +270,20 @@ def test_websocket_to_an_unknown_game(client):
         assert msg["type"] == "error" and "no game" in msg["error"]
 
 
-def test_solve_gives_every_column_score_on_connect4(client):
+@pytest.fixture(scope="module")
+def warm_solvers():
+    """Compile the solvers before a solve is asked for: a fresh checkout compiles them on first
+    use, which would eat the page's few seconds of solving."""
+    from boardai.engines.registry import make_engine
+    from boardai.engines.base import Limit
+    from boardai.games import get_game
+    for game, size, moves in (("connect4", "7x6", "44444433333322"), ("hex", "3", "")):
+        board = get_game(game).new_board(size)
+        board.push_many(moves)
+        make_engine("solver").analyse(board, Limit(time=600))
+
+
+def test_solve_gives_every_column_score_on_connect4(client, warm_solvers):
     s = new_game(client, game="connect4", black="human", white="human")
     gid = s["id"]
     for col in "44444433333322":
@@ -281,7 +294,7 @@ def test_solve_gives_every_column_score_on_connect4(client):
     assert max(answer["scores"].values()) == answer["scores"][answer["best"]]
 
 
-def test_solve_marks_hex_cells(client):
+def test_solve_marks_hex_cells(client, warm_solvers):
     s = new_game(client, game="hex", size="3", black="human", white="human")
     answer = client.post(f"/api/games/{s['id']}/solve").json()
     assert answer["exact"] and answer["scores"]["b2"] == 1

@@ -63,8 +63,15 @@ def store_dir(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(store_dir):
-    """The page's server on a free port; yields its base URL."""
+    """The page's server on a free port; yields its base URL.  The solvers are compiled first
+    (in this process, where the server runs): a fresh checkout compiles them on first use,
+    which would eat the page's few seconds of solving."""
+    from boardai.engines.base import Limit
+    from boardai.engines.registry import make_engine
+    from boardai.games import get_game
     from boardai.ui.web.app import create_app
+    for game, size in (("connect4", "4x4"), ("hex", "3")):
+        make_engine("solver").analyse(get_game(game).new_board(size), Limit(time=600))
     port = _free_port()
     app = create_app(store=store_dir / "arena.sqlite")
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",

@@ -211,6 +211,7 @@ class MoveInfo:
     visits: int | None = None
     value: float | None = None
     winrate: float | None = None
+    prior: float | None = None       # a network's probability of the move (nn, policy)
 
 
 @dataclass

@@ -103,14 +103,16 @@ def _load_builtin_engines() -> None:
     if "random" in ENGINES:
         return
     from boardai.engines import (
-        alphabeta, gtp_client, human, mcts, openspiel_engine, random_engine, solver, strategy,
+        alphabeta, gtp_client, human, mcts, nn_engine, openspiel_engine, random_engine, solver,
+        strategy,
     )
     from boardai.engines.rollout import bruteforce, montecarlo
 
     for cls in (mcts.MctsEngine, alphabeta.AlphaBetaEngine, alphabeta.MinimaxEngine,
                 montecarlo.MonteCarloEngine, bruteforce.BruteForceEngine, random_engine.RandomEngine,
                 solver.SolverEngine, gtp_client.GtpEngine, strategy.StrategyEngine,
-                openspiel_engine.OpenSpielMctsEngine, human.HumanEngine):
+                openspiel_engine.OpenSpielMctsEngine, nn_engine.NnEngine, nn_engine.PolicyEngine,
+                human.HumanEngine):
         ENGINES.setdefault(cls.name, cls)
 
 
