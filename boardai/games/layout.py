@@ -115,3 +115,33 @@ def popcount(x):
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+# --- the network's input planes (games/kernel.py: encode_planes) ----------------------------
+@njit(cache=True, nogil=True, inline="always")
+def put_spot(out, y, x, v, mine):
+    """Mark spot (x, y) of value ``v`` (0 empty, 1/2 a colour's stone, 3 blocked) in the
+    planes: 0 the side to move's (``mine``) stones, 1 the opponent's, 2 empty, 3 blocked,
+    4 the board."""
+    if v == 0:
+        out[2, y, x] = 1.0
+    elif v == 3:
+        out[3, y, x] = 1.0
+    elif v == mine:
+        out[0, y, x] = 1.0
+    else:
+        out[1, y, x] = 1.0
+    out[4, y, x] = 1.0
+
+
+@njit(cache=True, nogil=True)
+def encode_cell_planes(state, out):
+    """Planes 0-4 of a game whose cells sit row-major after the header (top row first);
+    plane 5 is left 0 (the caller sets it)."""
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    mine = (state[PLY] & 1) + 1
+    out[:] = 0.0
+    for y in range(h):
+        for x in range(w):
+            put_spot(out, y, x, state[HEADER + y * w + x], mine)

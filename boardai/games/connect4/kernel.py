@@ -46,6 +46,7 @@ import numpy as np
 from numba import njit
 
 from boardai.games.layout import (
+    put_spot,
     new_state_array,
     DRAW, FLAG_C4_LINES, FLAGS, GAME_CONNECT4, HASH, HEADER, HEIGHT, HIST, LAST_MOVE,
     NO_WINNER, PLY, WIDTH, WINNER, rng_next, zobrist_key,
@@ -444,12 +445,4 @@ def c4_encode_planes(state, out):
                         break
             else:
                 v = c4_cell(state, x, row)
-            if v == 0:
-                out[2, y, x] = 1.0
-            elif v == 3:
-                out[3, y, x] = 1.0
-            elif v == mine:
-                out[0, y, x] = 1.0
-            else:
-                out[1, y, x] = 1.0
-            out[4, y, x] = 1.0
+            put_spot(out, y, x, v, mine)

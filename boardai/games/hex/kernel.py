@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit
 
 from boardai.games.layout import (
+    encode_cell_planes,
     new_state_array,
     BLACK, FLAGS, FLAG_SWAP, GAME_HEX, HASH, HEADER, HEIGHT, HIST, JOURNAL, LAST_MOVE,
     NO_WINNER, PLY, WHITE, WIDTH, WINNER, rng_below, zobrist_key,
@@ -855,17 +856,6 @@ def hex_encode_planes(state, out):
     2 empty cells, 3 blocked cells (none in Hex), 4 ones, 5 ones while the swap is legal."""
     w = state[WIDTH]
     h = state[HEIGHT]
-    mine = (state[PLY] & 1) + 1
-    swap = 1.0 if hex_is_legal(state, w * h) else 0.0
-    out[:] = 0.0
-    for y in range(h):
-        for x in range(w):
-            v = state[HEADER + y * w + x]
-            if v == 0:
-                out[2, y, x] = 1.0
-            elif v == mine:
-                out[0, y, x] = 1.0
-            else:
-                out[1, y, x] = 1.0
-            out[4, y, x] = 1.0
-            out[5, y, x] = swap
+    encode_cell_planes(state, out)
+    if hex_is_legal(state, w * h):
+        out[5, :h, :w] = 1.0

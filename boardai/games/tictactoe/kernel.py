@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 
 from boardai.games.layout import (
+    encode_cell_planes,
     new_state_array,
     DRAW, GAME_TICTACTOE, HASH, HEADER, HEIGHT, HIST, LAST_MOVE, NO_WINNER,
     NUM_ACTIONS, PLY, WIDTH, WINNER, rng_below, zobrist_key,
@@ -250,17 +251,4 @@ def ttt_encode_planes(state, out):
     """The network's input planes (``games/kernel.py: encode_planes``): ``out[p, y, x]`` for the
     cell of row y (top row first) and column x: 0 the side to move's stones, 1 the opponent's,
     2 empty cells, 3 blocked (none), 4 ones, 5 swap (none)."""
-    w = state[WIDTH]
-    h = state[HEIGHT]
-    mine = (state[PLY] & 1) + 1
-    out[:] = 0.0
-    for y in range(h):
-        for x in range(w):
-            v = state[HEADER + y * w + x]
-            if v == 0:
-                out[2, y, x] = 1.0
-            elif v == mine:
-                out[0, y, x] = 1.0
-            else:
-                out[1, y, x] = 1.0
-            out[4, y, x] = 1.0
+    encode_cell_planes(state, out)
