@@ -46,6 +46,28 @@ class _Tree:
         return int(self.meta[MK.ROOT])
 
 
+class Budget:
+    """When a search in slices stops: ``sims`` done, the ``deadline`` passed or ``stop`` set;
+    ``report(done, depth)`` is called every ``every`` seconds on the way (``on_info``)."""
+
+    def __init__(self, sims: int | None, deadline: float | None, stop, report, every: float):
+        self.sims, self.deadline, self.stop, self.report, self.every = \
+            sims, deadline, stop, report, every
+        self.next_report = time.perf_counter() + every
+
+    def more(self, done: int, deepest: int) -> bool:
+        if self.sims is not None and done >= self.sims:
+            return False
+        now = time.perf_counter()
+        if (self.deadline is not None and now >= self.deadline) or \
+                (self.stop is not None and self.stop.is_set()):
+            return False
+        if self.report is not None and now >= self.next_report:
+            self.report(done, deepest)
+            self.next_report = now + self.every
+        return True
+
+
 def _child(tree: _Tree, node: int, move: int) -> int:
     """The child of ``node`` reached by ``move``, or -1."""
     first, k = int(tree.ints[node, MK.CHILD]), int(tree.ints[node, MK.NCHILD])
@@ -162,14 +184,9 @@ class MctsEngine(Engine):
                                       self._tables)
         done = deepest = 0
         batch = 16
-        next_report = time.perf_counter() + self.INFO_EVERY
-        while sims is None or done < sims:
+        budget = Budget(sims, deadline, stop, report, self.INFO_EVERY)
+        while budget.more(done, deepest):
             now = time.perf_counter()
-            if (deadline is not None and now >= deadline) or (stop is not None and stop.is_set()):
-                break
-            if report is not None and now >= next_report:
-                report(done, deepest)
-                next_report = now + self.INFO_EVERY
             if sims is not None:
                 batch = min(batch, sims - done)
             n, d = MK.run_simulations(tree.ints, tree.flts, tree.meta, state, batch, tree.rng, params,

@@ -16,7 +16,6 @@ the tests and comparisons.
 
 from __future__ import annotations
 
-import time
 from typing import Any, Callable, Protocol
 
 import numpy as np
@@ -24,7 +23,7 @@ import numpy as np
 from boardai.engines.base import Option
 from boardai.engines.mcts import kernel as MK
 from boardai.engines.mcts import puct
-from boardai.engines.mcts.engine import MctsEngine, _Tree
+from boardai.engines.mcts.engine import Budget, MctsEngine, _Tree
 from boardai.games import kernel as K
 from boardai.games.base import Board
 from boardai.games.layout import NUM_ACTIONS, PLY, new_rng
@@ -90,16 +89,9 @@ class GuidedMcts(MctsEngine):
                                   else 0.25)])
         work = puct.new_batch(state, batch)
         states, leaves, paths, depths, _, _ = work
-        stop = self.stop
         done = deepest = 0
-        next_report = time.perf_counter() + self.INFO_EVERY
-        while sims is None or done < sims:
-            now = time.perf_counter()
-            if (deadline is not None and now >= deadline) or (stop is not None and stop.is_set()):
-                break
-            if report is not None and now >= next_report:
-                report(done, deepest)
-                next_report = now + self.INFO_EVERY
+        budget = Budget(sims, deadline, self.stop, report, self.INFO_EVERY)
+        while budget.more(done, deepest):
             want = batch if sims is None else min(batch, sims - done)
             n, walks = puct.descend_batch(tree.ints, tree.flts, tree.meta, state, want, states,
                                           leaves, paths, depths, qparams)
