@@ -130,6 +130,8 @@ def test_illegal_and_malformed_moves_change_nothing(client):
     ({"game": "hex", "black": "mcts:time=nan"}, ("time",)),
     ({"game": "hex", "black": "gtp:echo hi"}, ("--allow-programs",)),
     ({"game": "hex", "black": "strategy:/tmp/x.so"}, ("--allow-programs",)),
+    ({"game": "hex", "black": "nn:model=/etc/passwd"}, ("--allow-programs",)),
+    ({"game": "hex", "black": "policy:model=../../x.npz"}, ("--allow-programs",)),
     ({"game": "hex", "black": ""}, ("engine spec",)),
     ({"game": "hex", "black": 7}, ("engine spec",)),
     ({"game": "hex", "time": -1}, ("time",)),

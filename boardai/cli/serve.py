@@ -23,7 +23,8 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 @click.option("--store-dir", type=click.Path(file_okay=False, exists=True),
               help="The folder whose stores the page may open (default: --store's folder).")
 @click.option("--allow-programs", is_flag=True,
-              help="Let the page seat engines that start a program (gtp:CMD, strategy:PATH).")
+              help="Let the page seat engines that run or read files of this machine "
+                   "(gtp:CMD, strategy:PATH, nn:model=PATH, policy:model=PATH).")
 def serve(host, port, open_browser, store, store_dir, allow_programs) -> None:
     """Serve the web page: play Hex, Connect Four and the other games against any engine,
     watch engines think (heat map, principal variation, win-rate graph), solve positions,

@@ -275,6 +275,9 @@ class Engine:
     options: ClassVar[tuple[Option, ...]] = ()
     limit_options: ClassVar[tuple[str, ...]] = ()   # which LIMIT_OPTIONS apply
     interactive: ClassVar[bool] = False
+    # True for engines whose spec names something on this machine to run or read (a program,
+    # a library, a network file): a server refuses them from its page unless told otherwise
+    uses_local_files: ClassVar[bool] = False
 
     # Live searches (the web page, the full-screen terminal) set these on an engine before
     # ``play``/``analyse``; engines that cannot report or stop early simply ignore them.

@@ -81,6 +81,7 @@ def split_command(command: str) -> tuple[float | None, str]:
 
 class GtpEngine(Engine):
     name = "gtp"
+    uses_local_files = True
     summary = "an external GTP/HTP engine: gtp:COMMAND (e.g. gtp:boardai gtp --engine random)"
     options = (Option("command", str, None, "the engine's command line; a leading "
                       "timeout=S, sets the seconds allowed for every answer (default 30 s, "

@@ -61,6 +61,7 @@ class _NetworkEvaluator:
 
 class NnEngine(GuidedMcts):
     name = "nn"
+    uses_local_files = True
     summary = "PUCT search guided by a network's priors and values (model=PATH)"
     options = (MODEL_OPTION,) + GuidedMcts.options
 
@@ -81,6 +82,7 @@ class NnEngine(GuidedMcts):
 
 class PolicyEngine(Engine):
     name = "policy"
+    uses_local_files = True
     summary = "a network's most likely move, no search (model=PATH)"
     options = (MODEL_OPTION,)
 

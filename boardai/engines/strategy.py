@@ -108,6 +108,7 @@ def _signal_text(code: int | None) -> str:
 
 class StrategyEngine(Engine):
     name = "strategy"
+    uses_local_files = True
     summary = ("a course strategy library exporting getPoint/clearPoint (Connect Four), run in "
                "a child process: strategy:PATH")
     options = (Option("path", str, None, "the strategy's shared library (.so/.dylib); "

@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 from boardai import records
 from boardai.engines.base import Engine, EngineError, Limit, PlayResult
-from boardai.engines.registry import make_engine, parse_spec
+from boardai.engines.registry import all_engines, make_engine, parse_spec
 from boardai.games import DEFAULT_GAME, all_games, game_of, get_game
 from boardai.games.base import Board, Color, MoveError
 
@@ -40,7 +40,6 @@ SOLVE_TIME = 5.0
 ENGINE_MEMORY_MB = 128           # engines with a memory option get this unless their spec says
 MAX_GAMES = 64                   # live games; the oldest idle one is closed beyond it
 MAX_LISTENER_BACKLOG = 200       # messages queued for one websocket before old ones are dropped
-PROGRAM_ENGINES = ("gtp", "strategy")   # specs that start a program or load a library
 INFO_EVERY = 0.25                # seconds between analysis messages of one search
 
 
@@ -67,9 +66,11 @@ def build_engine(spec: str, allow_programs: bool) -> Engine:
         name, raw = parse_spec(spec)
     except ValueError as exc:
         raise WebError(str(exc)) from None
-    if name in PROGRAM_ENGINES and not allow_programs:
-        raise WebError(f"{name}: engines that start a program are refused by this server "
-                       "(start it with --allow-programs to use them)")
+    cls = all_engines().get(name)
+    if cls is not None and cls.uses_local_files and not allow_programs:
+        raise WebError(f"{name}: engines that run or read files of this machine (a program, a "
+                       "library, a network file) are refused by this server (start it with "
+                       "--allow-programs to use them)")
     try:
         engine = make_engine(spec)
         declared = {o.name for o in engine.all_options()}
