@@ -105,18 +105,24 @@ def match_table(score: MatchScore, title: str) -> Table:
     return t
 
 
+def print_score(console: Console, score: MatchScore, title: str, resumed: int) -> None:
+    """What every match-like report prints after its heading: games already stored, the
+    colour table, the score with the Elo difference and LOS."""
+    if resumed:
+        console.print(f"resumed: {resumed} game(s) were already in the store")
+    console.print(match_table(score, title))
+    e = score.elo()
+    console.print(f"score {e.score:.3f}   Elo difference (A - B) {elo_text(score)} (95%)   "
+                  f"LOS {100 * e.los:.1f}%")
+
+
 def print_match(out: MatchOutcome, console: Console) -> None:
     s = out.score
     plan = out.plan
     console.print(f"A = {escape(plan.engine_a)}   B = {escape(plan.engine_b)}   "
                   f"{plan.game} {plan.width}x{plan.height}   openings {escape(plan.suite.name)}   "
                   f"seed {plan.seed}")
-    if out.resumed:
-        console.print(f"resumed: {out.resumed} game(s) were already in the store")
-    console.print(match_table(s, f"{s.games} games"))
-    e = s.elo()
-    console.print(f"score {e.score:.3f}   Elo difference (A - B) {elo_text(s)} (95%)   "
-                  f"LOS {100 * e.los:.1f}%")
+    print_score(console, s, f"{s.games} games", out.resumed)
     times = [s.avg_time(0), s.avg_time(1)]
     console.print("average move time: " + "   ".join(
         f"{who} {'-' if t is None else f'{1000 * t:.2f} ms'}" for who, t in zip("AB", times)))

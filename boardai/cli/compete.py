@@ -108,19 +108,14 @@ def print_compete(out, result_file, store_path) -> None:
     from rich.markup import escape
 
     from boardai.arena.compete import CODES, ratios
-    from boardai.arena.report import elo_text, match_table, report_console
+    from boardai.arena.report import print_score, report_console
 
     console = report_console()
     plan, s = out.plan, out.score
     console.print(f"A = {escape(plan.engine_a)}   B = {escape(plan.engine_b)}   "
                   f"{plan.game} on {plan.boards}   move time {plan.move_time:g} s   "
                   f"seed {plan.seed}")
-    if out.resumed:
-        console.print(f"resumed: {out.resumed} game(s) were already in the store")
-    console.print(match_table(s, f"{out.rounds} round(s), {s.games} games"))
-    e = s.elo()
-    console.print(f"score {e.score:.3f}   Elo difference (A - B) {elo_text(s)} (95%)   "
-                  f"LOS {100 * e.los:.1f}%")
+    print_score(console, s, f"{out.rounds} round(s), {s.games} games", out.resumed)
     codes = out.codes
     a, b, d = ratios(codes)
     console.print(f"A wins {a:.3f}   B wins {b:.3f}   draws {d:.3f}")

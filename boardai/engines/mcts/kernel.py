@@ -124,6 +124,23 @@ def _propagate_proof(ints, node, root):
         node = p
 
 
+@njit(cache=True, nogil=True, inline="always")
+def known_result(ints, st, child, mover, root):
+    """After ``mover`` moved into ``child`` (position ``st``): the game's result if it is known
+    there, the winner (0/1) or DRAW, from the child's proof or the game having ended (a win
+    just played proves the child and its ancestors as far as it goes); -1 if not known."""
+    pr = ints[child, PROOF]
+    if pr != 0:
+        return mover if pr == 1 else 1 - mover
+    if st[WINNER] != NO_WINNER:
+        result = st[WINNER]
+        if result == mover:
+            ints[child, PROOF] = 1
+            _propagate_proof(ints, child, root)
+        return result
+    return -1
+
+
 @njit(cache=True, nogil=True)
 def _expand(ints, flts, meta, node, state, legal, params):
     """Give ``node`` its children; False when the memory cap refuses."""
@@ -208,16 +225,8 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
         depth += 1
         path[depth] = child
         node = child
-        mover = (s0 + depth + 1) & 1
-        pr = ints[child, PROOF]
-        if pr != 0:
-            result = mover if pr == 1 else 1 - mover
-            break
-        if st[WINNER] != NO_WINNER:
-            result = st[WINNER]
-            if result == mover:
-                ints[child, PROOF] = 1
-                _propagate_proof(ints, child, root)
+        result = known_result(ints, st, child, (s0 + depth + 1) & 1, root)
+        if result >= 0:
             break
         if flts[child, VISITS] == 0.0:
             break

@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from boardai.engines.mcts.kernel import (
-    AMAF_W, CHILD, MOVE, NCHILD, PROOF, ROOT, VISITS, WINS, _expand, _propagate_proof,
+    AMAF_W, CHILD, MOVE, NCHILD, PROOF, ROOT, VISITS, WINS, _expand, known_result,
 )
 from boardai.games.kernel import apply_move, copy_position
 from boardai.games.layout import DRAW, NO_WINNER, NUM_ACTIONS, PLY, WINNER
@@ -109,16 +109,8 @@ def descend_batch(ints, flts, meta, root_state, batch, states, leaves, paths, de
             depth += 1
             path[depth] = child
             node = child
-            mover = (s0 + depth + 1) & 1
-            pr = ints[child, PROOF]
-            if pr != 0:
-                result = mover if pr == 1 else 1 - mover
-                break
-            if st[WINNER] != NO_WINNER:
-                result = st[WINNER]
-                if result == mover:
-                    ints[child, PROOF] = 1
-                    _propagate_proof(ints, child, root)
+            result = known_result(ints, st, child, (s0 + depth + 1) & 1, root)
+            if result >= 0:
                 break
         walks += 1
         if result < 0 and st[WINNER] != NO_WINNER:      # the root itself is over
