@@ -19,7 +19,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from boardai.arena.compete import ratios, result_code, result_text
+from boardai.arena.compete import CompetePlan, ratios, result_code, result_text, think_time
 from boardai.arena.store import SCHEMA_VERSION, Store, StoredGame
 from boardai.cli import main
 from boardai.games import Connect4Board
@@ -208,6 +208,16 @@ def _game(idx, a_is_black, winner, reason, times=(0.5, 0.25, 0.125)):
 ])
 def test_codes(a_is_black, winner, reason, code):
     assert result_code(_game(0, a_is_black, winner, reason)) == code
+
+
+@pytest.mark.parametrize("move_time, told", [(3.0, 2.9), (1.0, 0.95), (0.3, 0.285)])
+def test_engines_are_told_the_move_time_less_a_margin(move_time, told):
+    plan = CompetePlan("mcts", "random", "connect4", "course", course.draw_board, 7, move_time,
+                       grace=0.5)
+    task = plan.task(0)
+    assert think_time(move_time) == pytest.approx(told)
+    assert task.move_time == pytest.approx(told)
+    assert task.move_timeout == pytest.approx(move_time + 0.5)
 
 
 def test_the_result_file_lists_finished_rounds_and_ratios_at_the_end():
