@@ -19,7 +19,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from boardai.arena.compete import CompetePlan, ratios, result_code, result_text, think_time
+from boardai.arena.compete import CompetePlan, longest_moves, ratios, result_code, result_text, think_time
 from boardai.arena.store import SCHEMA_VERSION, Store, StoredGame
 from boardai.cli import main
 from boardai.games import Connect4Board
@@ -218,6 +218,12 @@ def test_engines_are_told_the_move_time_less_a_margin(move_time, told):
     assert think_time(move_time) == pytest.approx(told)
     assert task.move_time == pytest.approx(told)
     assert task.move_timeout == pytest.approx(move_time + 0.5)
+
+
+def test_longest_moves_are_told_per_side():
+    games = [_game(0, True, 0, "four in a row", times=(0.5, 0.25, 0.125)),
+             _game(1, False, 0, "four in a row", times=(0.75, 0.0625))]
+    assert longest_moves(games) == (0.5, 0.75)
 
 
 def test_the_result_file_lists_finished_rounds_and_ratios_at_the_end():

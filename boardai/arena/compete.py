@@ -109,13 +109,28 @@ def result_code(g: StoredGame) -> int:
     return 1 if a_won else 2
 
 
-def side_times(g: StoredGame) -> tuple[float, float]:
-    """Total thinking seconds of A and of B in a game (the moves they made; a move that
+def side_moves(g: StoredGame):
+    """(side, seconds) of every move a game's engines made: side 0 is A, 1 is B (a move that
     faulted is not counted)."""
     a_colour = 0 if g.a_is_black else 1
-    out = [0.0, 0.0]
     for j, t in enumerate(g.times):
-        out[0 if (len(g.opening) + j) % 2 == a_colour else 1] += t
+        yield (0 if (len(g.opening) + j) % 2 == a_colour else 1), t
+
+
+def side_times(g: StoredGame) -> tuple[float, float]:
+    """Total thinking seconds of A and of B in a game."""
+    out = [0.0, 0.0]
+    for side, t in side_moves(g):
+        out[side] += t
+    return out[0], out[1]
+
+
+def longest_moves(games) -> tuple[float, float]:
+    """A's and B's longest move over ``games`` (seconds)."""
+    out = [0.0, 0.0]
+    for g in games:
+        for side, t in side_moves(g):
+            out[side] = max(out[side], t)
     return out[0], out[1]
 
 

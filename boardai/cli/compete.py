@@ -107,7 +107,7 @@ def print_compete(out, result_file, store_path) -> None:
 
     from rich.markup import escape
 
-    from boardai.arena.compete import CODES, ratios
+    from boardai.arena.compete import CODES, longest_moves, ratios
     from boardai.arena.report import print_score, report_console
 
     console = report_console()
@@ -119,6 +119,9 @@ def print_compete(out, result_file, store_path) -> None:
     codes = out.codes
     a, b, d = ratios(codes)
     console.print(f"A wins {a:.3f}   B wins {b:.3f}   draws {d:.3f}")
+    long_a, long_b = longest_moves(out.games.values())
+    console.print(f"longest move: A {long_a:.3f} s   B {long_b:.3f} s   "
+                  f"(move time {plan.move_time:g} s)")
     counts = Counter(codes)
     console.print("codes: " + ", ".join(f"{c} {CODES[c]} x{counts[c]}" for c in sorted(counts)))
     console.print(f"result file: {escape(str(result_file))}")
