@@ -24,7 +24,7 @@ LAYERS = [
     ("boardai.games",),                           # rules, notation, pictures, kernels
     ("boardai.solvers", "boardai.records"),       # exact solvers and books; game records
     ("boardai.engines", "boardai.nn", "boardai.env"),   # players; the network; RL environments
-    ("boardai.arena", "boardai.bench"),           # matches, tournaments; speed measurements
+    ("boardai.arena", "boardai.bench", "boardai.train"),   # matches; speed; self-play training
     ("boardai.ui", "boardai.fuzz"),               # front-ends: terminal, GTP server
     ("boardai.cli", "boardai.__main__"),
 ]

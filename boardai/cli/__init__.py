@@ -19,6 +19,7 @@ from boardai.cli.gtp import gtp
 from boardai.cli.play import play
 from boardai.cli.serve import serve
 from boardai.cli.solve import book, solve
+from boardai.cli.train import train
 from boardai.cli.tui import tui
 
 
@@ -42,11 +43,12 @@ def main() -> None:
       boardai solve hex --size 4 --all-openings      # exact winner of every opening
       boardai serve --open                           # the web page: play and analyse
       boardai tui --game connect4                    # the full-screen terminal game
+      boardai train --game connect4 --hours 3 runs/c4  # a learning player, by self-play
     """
 
 
 for _command in (play, gtp, engines, analyse, solve, book, bench, match, tournament, results,
-                 compete, serve, tui):
+                 compete, serve, tui, train):
     main.add_command(_command)
 
 __all__ = ["CONTEXT", "GAME_CHOICE", "Fail", "game_option", "main"]

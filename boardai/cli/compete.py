@@ -24,8 +24,9 @@ DEFAULT_MOVE_TIME = 3.0     # the course's seconds per move
 @click.argument("rounds", metavar="ROUNDS", type=click.IntRange(1))
 @click.option("--move-time", type=LIMIT_TYPES["time"], default=DEFAULT_MOVE_TIME,
               show_default=True, metavar="SECONDS",
-              help="Time per move: every engine gets it as its time limit (a spec's own time= "
-                   "stays); a move that takes more than SECONDS + 0.1 s loses on time.")
+              help="Time per move: every engine is told SECONDS less 5 % (at most 0.1 s less) as "
+                   "its time limit, so that no move passes SECONDS (a spec's own time= stays); "
+                   "a move that takes more than SECONDS + 0.1 s loses on time.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), metavar="N",
               help="Seed of the board draws and the engines' seeds (default: drawn at random "
                    "and printed; give it again to resume).")

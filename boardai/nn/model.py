@@ -216,11 +216,15 @@ class Network:
         return priors.astype(np.float32), values.astype(np.float32)
 
     # --- files --------------------------------------------------------------------------
-    def save(self, path: str | Path) -> None:
-        """Write the network to one ``.npz`` (weights + the config as JSON)."""
-        path = Path(path)
-        with open(path, "wb") as f:
-            np.savez(f, config=np.array(json.dumps(asdict(self.config))), **self.weights)
+    def save(self, path) -> None:
+        """Write the network to one ``.npz`` (weights + the config as JSON): a path or a binary
+        file object."""
+        arrays = {"config": np.array(json.dumps(asdict(self.config))), **self.weights}
+        if hasattr(path, "write"):
+            np.savez(path, **arrays)
+            return
+        with open(Path(path), "wb") as f:
+            np.savez(f, **arrays)
 
     def __repr__(self) -> str:
         c = self.config

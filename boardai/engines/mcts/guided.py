@@ -79,6 +79,22 @@ class GuidedMcts(MctsEngine):
         super().__init__(**opts)
         self.threads = 1
         self.evaluator: Evaluator = evaluator or UniformEvaluator()
+        # self-play's exploration (boardai.train): (alpha, epsilon) mixes Dirichlet(alpha) noise
+        # into the root's priors at each search, P = (1 - epsilon) P + epsilon noise
+        self.root_noise: tuple[float, float] | None = None
+        self._noise_rng = np.random.default_rng(self._seed)
+
+    def _mix_root_noise(self, tree: _Tree) -> bool:
+        """Mix ``root_noise`` into the root children's priors; False while the root has none."""
+        root = tree.root
+        first, k = int(tree.ints[root, MK.CHILD]), int(tree.ints[root, MK.NCHILD])
+        if k == 0:
+            return False
+        alpha, eps = self.root_noise
+        noise = self._noise_rng.dirichlet(np.full(k, alpha))
+        priors = tree.flts[first:first + k, puct.PRIOR]
+        priors[:] = (1.0 - eps) * priors + eps * noise
+        return True
 
     def _run_tree(self, tree: _Tree, state: np.ndarray, params: np.ndarray, sims: int | None,
                   deadline: float | None,
@@ -91,6 +107,7 @@ class GuidedMcts(MctsEngine):
         states, leaves, paths, depths, _, _ = work
         done = deepest = 0
         budget = Budget(sims, deadline, self.stop, report, self.INFO_EVERY)
+        noised = self.root_noise is None or self._mix_root_noise(tree)
         while budget.more(done, deepest):
             want = batch if sims is None else min(batch, sims - done)
             n, walks = puct.descend_batch(tree.ints, tree.flts, tree.meta, state, want, states,
@@ -104,6 +121,8 @@ class GuidedMcts(MctsEngine):
                                  np.asarray(values, dtype=np.float64), params)
                 deepest = max(deepest, int(depths[:n].max()))
             done += walks
+            if not noised:
+                noised = self._mix_root_noise(tree)
         return done, deepest
 
     def _params(self, board: Board) -> np.ndarray:

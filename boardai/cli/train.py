@@ -1,0 +1,196 @@
+"""``boardai train``: AlphaZero-style training runs (self-play, training, gating, evaluation) and
+``boardai train report``: their curves as PNG plots and a table (``boardai/train``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from boardai.cli.common import CONTEXT, GAME_CHOICE, Fail
+from boardai.games import DEFAULT_GAME
+
+
+class _TrainGroup(click.Group):
+    """``boardai train [OPTIONS] DIR`` runs; ``boardai train report DIR`` reports."""
+
+    def parse_args(self, ctx, args):
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+def _need_torch() -> None:
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        raise Fail("boardai train needs PyTorch: pip install 'boardai[train]' (the CPU build: "
+                   "pip install torch==2.13.0)") from None
+
+
+@click.group(cls=_TrainGroup, context_settings=CONTEXT)
+def train() -> None:
+    """Train a network by self-play (AlphaZero on the CPU) and report on a run.
+
+    \b
+    boardai train [OPTIONS] DIR     start a run in DIR, or go on with the run DIR holds
+    boardai train report DIR        draw its curves (PNG) and print its generations
+
+    \b
+    Examples:
+      boardai train --game connect4 --size 7x6 --hours 3 --workers 2 runs/c4
+      boardai train runs/c4 --hours 1          # resume (after Ctrl-C or kill -9) for an hour
+      boardai train report runs/c4
+      boardai play --black human --white nn:model=runs/c4/nets/g0012.npz
+    """
+
+
+@train.command("run", context_settings=CONTEXT)
+@click.argument("directory", metavar="DIR", type=click.Path(file_okay=False))
+@click.option("--game", type=GAME_CHOICE, help=f"The game (a new run; default {DEFAULT_GAME}).")
+@click.option("--size", help="Board size, N or WxH (a new run; default: the game's).")
+@click.option("--hours", type=click.FloatRange(0, min_open=True),
+              help="Stop after this many hours (wall clock; checked between phases).")
+@click.option("--generations", type=click.IntRange(1),
+              help="Stop once the run has this many generations.")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Processes playing the games (and threads training).")
+@click.option("--channels", type=click.IntRange(1, 512), help="Network width (default 32).")
+@click.option("--blocks", type=click.IntRange(0, 40), help="Residual blocks (default 4).")
+@click.option("--sims", type=click.IntRange(1), help="Self-play simulations per move "
+              "(default 160).")
+@click.option("--games", "games_per_generation", type=click.IntRange(1),
+              help="Self-play games per generation (default 100).")
+@click.option("--window", "window_generations", type=click.IntRange(1),
+              help="Generations of games trained on (default 10).")
+@click.option("--batch-size", type=click.IntRange(1), help="Training batch (default 256).")
+@click.option("--gate-games", type=click.IntRange(2), help="Games of a candidate against the "
+              "best (default 20).")
+@click.option("--eval-games", type=click.IntRange(2), help="Games against each evaluation "
+              "opponent per generation (default 10).")
+@click.option("--eval-opponent", "eval_opponents", multiple=True, metavar="SPEC",
+              help="A fixed opponent the best network is measured against each generation "
+                   "(repeatable; default mcts:sims=250 and mcts:sims=2000).")
+@click.option("--seed", type=click.IntRange(0), help="Seed of the run (default 0).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def run_cmd(directory, game, size, hours, generations, workers, quiet, **settings) -> None:
+    """Start or resume a training run in DIR (see boardai train --help)."""
+    _need_torch()
+    from boardai.games.game import get_game
+    from boardai.train.run import RunConfig, TrainRun
+    from boardai.train.selfplay import SearchSettings
+
+    given = {k: v for k, v in settings.items() if v not in (None, ())}
+    if "eval_opponents" in given:
+        given["eval_opponents"] = tuple(given["eval_opponents"])
+        _check_specs(given["eval_opponents"])
+    sims = given.pop("sims", None)
+    exists = (Path(directory) / "config.json").exists()
+    try:
+        if exists:
+            run = TrainRun(directory)
+            c = run.config
+            asked = dict(given)
+            if game is not None:
+                asked["game"] = get_game(game).name
+            if size is not None:
+                asked["width"], asked["height"] = get_game(c.game).parse_size(size)
+            if sims is not None:
+                asked["search"] = SearchSettings(**{**c.search.__dict__, "sims": sims})
+            TrainRun(directory, RunConfig(**{**c.__dict__, **asked}))
+        else:
+            g = get_game(game or DEFAULT_GAME)
+            w, h = g.parse_size(size) if size else g.default_size
+            g.new_board((w, h))                    # the size is one the game has
+            search = SearchSettings(sims=sims) if sims else SearchSettings()
+            run = TrainRun(directory, RunConfig(g.name, w, h, search=search, **given))
+    except ValueError as exc:
+        raise Fail(str(exc)) from None
+    c = run.config
+    state = run.state
+    click.echo(f"{'resuming' if exists else 'starting'} {c.game} {c.width}x{c.height} in "
+               f"{directory}: generation {state.generation}, best g{state.best:04d}, "
+               f"{state.elapsed_s / 3600:.2f} h so far", err=True)
+    try:
+        with _Progress(enabled=sys.stderr.isatty() and not quiet) as progress:
+            state = run.run(hours=hours, generations=generations, workers=workers,
+                            progress=progress)
+    except KeyboardInterrupt:
+        click.echo(f"stopped: run the same command to go on from generation "
+                   f"{run.state.generation}", err=True)
+        sys.exit(130)
+    click.echo(f"generation {state.generation - 1} done; best network: "
+               f"{run.net_path(state.best)} ({state.elapsed_s / 3600:.2f} h, "
+               f"{state.cpu_s / 3600:.2f} CPU-h in all)")
+
+
+def _check_specs(specs) -> None:
+    from boardai.arena.match import check_spec
+    for spec in specs:
+        try:
+            check_spec(spec)
+        except ValueError as exc:
+            raise click.UsageError(f"--eval-opponent {spec}: {exc}") from None
+
+
+class _Progress:
+    """One rich progress bar whose description follows the run's phases."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.progress = None
+
+    def __enter__(self):
+        if self.enabled:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+            )
+            self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                                     MofNCompleteColumn(), TimeElapsedColumn(),
+                                     console=Console(stderr=True))
+            self.task = self.progress.add_task("starting", total=1)
+            self.progress.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self.progress is not None:
+            self.progress.stop()
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task, description=phase, completed=done, total=total)
+
+
+@train.command("report", context_settings=CONTEXT)
+@click.argument("directory", metavar="DIR", type=click.Path(file_okay=False, exists=True))
+@click.option("--out", type=click.Path(file_okay=False),
+              help="Where the PNG plots go (default DIR/report).")
+@click.option("--json", "as_json", is_flag=True, help="Print the generations as JSON.")
+def report_cmd(directory, out, as_json) -> None:
+    """Plot a run's losses and Elo (PNG) and print its generations.
+
+    \b
+    Examples:
+      boardai train report runs/c4
+      boardai train report runs/c4 --json
+    """
+    from boardai.train.report import generations_table, load_metrics, plot_run
+
+    try:
+        metrics = load_metrics(directory)
+    except ValueError as exc:
+        raise Fail(str(exc)) from None
+    if as_json:
+        import json
+        click.echo(json.dumps(metrics.generations, indent=1))
+        return
+    paths = plot_run(metrics, Path(out) if out else Path(directory) / "report")
+    from rich.console import Console
+    Console().print(generations_table(metrics))
+    for p in paths:
+        click.echo(f"plot: {p}")
+
+
+__all__ = ["train"]
