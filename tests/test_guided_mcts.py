@@ -10,7 +10,7 @@ import threading
 import numpy as np
 import pytest
 
-from boardai.engines.base import Limit
+from boardai.engines.base import EngineUnavailable, Limit
 from boardai.engines.mcts.guided import GuidedMcts, RolloutEvaluator, UniformEvaluator
 from boardai.engines.registry import make_engine
 from boardai.games import get_game
@@ -163,12 +163,20 @@ def test_nn_and_policy_engines_play_from_a_network_file(tmp_path):
         nn.play(get_game("connect4").new_board())
 
 
-@pytest.mark.parametrize("spec,words", [("nn", "model=PATH"), ("policy", "model=PATH"),
-                                        ("nn:model=/no/such.npz", "no network file"),
+@pytest.mark.parametrize("spec,words", [("nn:model=/no/such.npz", "no network '/no/such.npz'"),
+                                        ("policy:model=nosuch", "a shipped network"),
                                         ("nn:sims=0,model=x", "sims")])
 def test_engines_without_a_usable_network_are_refused(spec, words, tmp_path):
     with pytest.raises(ValueError, match=words):
         make_engine(spec)
+
+
+@pytest.mark.parametrize("name", ["nn", "policy"])
+def test_without_a_model_a_game_with_no_shipped_network_is_refused(name):
+    engine = make_engine(name)
+    board = get_game("tictactoe").new_board()
+    with pytest.raises(EngineUnavailable, match="no network ships for tictactoe"):
+        engine.play(board)
 
 
 def test_a_file_that_is_not_a_network_is_refused(tmp_path):
@@ -176,3 +184,28 @@ def test_a_file_that_is_not_a_network_is_refused(tmp_path):
     bad.write_bytes(b"not a network")
     with pytest.raises(ValueError, match="not a network file"):
         make_engine(f"policy:model={bad}")
+
+
+def test_shipped_networks_are_found_by_name_and_by_board(tmp_path, monkeypatch):
+    from boardai.engines import nn_engine
+    from boardai.nn import model
+
+    monkeypatch.setattr(nn_engine, "NETWORKS_DIR", tmp_path)
+    for name, seed in (("connect4-7x6", 1), ("connect4-9x9", 2)):
+        model.random_init({"game": "connect4", "channels": 4, "blocks": 1},
+                          seed=seed).save(tmp_path / f"{name}.npz")
+    assert nn_engine.network_for("connect4", 7, 6) == tmp_path / "connect4-7x6.npz"
+    assert nn_engine.network_for("connect4", 10, 9) == tmp_path / "connect4-9x9.npz"
+    assert nn_engine.network_for("connect4", 6, 5) == tmp_path / "connect4-7x6.npz"
+    assert nn_engine.network_for("hex", 9, 9) is None
+    engine = make_engine("policy:model=connect4-9x9")
+    board = get_game("connect4").new_board((9, 9))
+    expected = model.load(tmp_path / "connect4-9x9.npz").policy_value(board.state[None, :])[0]
+    assert engine.play(board).move == int(np.argmax(expected[0]))
+    default = make_engine("nn:sims=16")
+    assert default.play(board).move in board.legal_moves
+    assert default.evaluator.network.config.game == "connect4"
+    # a shipped name reads no file of the user's: a web server lets a page use it
+    cls = type(default)
+    assert not cls.reads_local_files({}) and not cls.reads_local_files({"model": "connect4-7x6"})
+    assert cls.reads_local_files({"model": str(tmp_path / "connect4-7x6.npz")})

@@ -279,6 +279,12 @@ class Engine:
     # a library, a network file): a server refuses them from its page unless told otherwise
     uses_local_files: ClassVar[bool] = False
 
+    @classmethod
+    def reads_local_files(cls, options: dict[str, str]) -> bool:
+        """True when this engine with these options (the spec's raw ``key=value`` texts) runs
+        or reads a file of this machine; by default ``uses_local_files``."""
+        return cls.uses_local_files
+
     # Live searches (the web page, the full-screen terminal) set these on an engine before
     # ``play``/``analyse``; engines that cannot report or stop early simply ignore them.
     # ``on_info(snapshot)`` is called from the searching thread a few times a second with a

@@ -1,12 +1,13 @@
-"""``nn`` and ``policy``: engines driven by a network file (``boardai.nn``).
+"""``nn`` and ``policy``: engines driven by a network (``boardai.nn``).
 
-``nn:model=PATH`` is PUCT on the one MCTS tree (``mcts/guided.py``) with the network's priors
-and values, in batches; ``policy:model=PATH`` plays the network's most likely move with no
-search.  ``model`` is a file written by ``boardai.nn.model`` (``Network.save``); networks
-trained by the project and shipped in the package will be named here too once they exist
-(issue 17: training is the next step).  The network runs with one BLAS thread: on this kind of
-small, busy machine that is several times faster than numpy's default for the small matmuls of
-a batch (``benchmarks/nn_inference.py``).
+``nn`` is PUCT on the one MCTS tree (``mcts/guided.py``) with the network's priors and values,
+in batches; ``policy`` plays the network's most likely move with no search.  ``model`` is the
+name of a network shipped in the package (``boardai/data/networks/NAME.npz``, trained by the
+project's ``boardai train``: ``docs/learning.md``) or a path to a ``.npz`` written by
+``boardai.nn.model``; without it the engine takes the shipped network of the board's game and
+size (or, the networks being fully convolutional, the game's network nearest in size).  The
+network runs with one BLAS thread: on this kind of small, busy machine that is several times
+faster than numpy's default for the small matmuls of a batch (``benchmarks/nn_inference.py``).
 """
 
 from __future__ import annotations
@@ -22,25 +23,56 @@ from boardai.engines.base import (
 from boardai.engines.mcts.guided import GuidedMcts
 from boardai.games.base import Board
 
+NETWORKS_DIR = Path(__file__).resolve().parents[1] / "data" / "networks"
 
-def _model_path(text: str) -> str:
+
+def shipped_networks() -> dict[str, Path]:
+    """The networks shipped in the package, by name (``connect4-7x6``, ``hex-9x9``, ...)."""
+    if not NETWORKS_DIR.is_dir():
+        return {}
+    return {p.stem: p for p in sorted(NETWORKS_DIR.glob("*.npz"))}
+
+
+def _shipped_text() -> str:
+    names = ", ".join(shipped_networks()) or "none yet"
+    return f"a shipped network ({names}) or a path to a .npz written by boardai.nn"
+
+
+def _model(text: str) -> str:
+    """``model=``: a shipped network's name or an existing file; the path as text."""
+    shipped = shipped_networks()
+    if text in shipped:
+        return str(shipped[text])
     path = Path(text).expanduser()
     if not path.is_file():
-        raise ValueError(f"no network file {text!r}: give model=PATH to a .npz written by "
-                         "boardai.nn (no trained network ships with boardai yet)")
+        raise ValueError(f"no network {text!r}: give {_shipped_text()}")
     return str(path)
 
 
-_model_path.__name__ = "a network file (.npz)"
+_model.__name__ = "a network name or file"
 
-MODEL_OPTION = Option("model", _model_path, None, "the network file (.npz from boardai.nn)",
-                      what="a path to a network file")
+MODEL_OPTION = Option("model", _model, None, "the network: a shipped one's name or a .npz file "
+                      "(default: the shipped network of the board's game and size)",
+                      what="a network name or file")
 
 
-def _load(path: str | None):
-    if path is None:
-        raise ValueError("this engine needs a network: model=PATH (a .npz written by "
-                         "boardai.nn; no trained network ships with boardai yet)")
+def network_for(game: str, width: int, height: int) -> Path | None:
+    """The shipped network for a board: ``GAME-WxH`` if it exists, else the game's network
+    nearest in size (None when the game has none)."""
+    shipped = shipped_networks()
+    exact = shipped.get(f"{game}-{width}x{height}")
+    if exact is not None:
+        return exact
+    sized = []
+    for name, path in shipped.items():
+        g, _, size = name.rpartition("-")
+        if g == game and "x" in size:
+            w, h = (int(v) for v in size.split("x", 1))
+            sized.append((abs(w * h - width * height), name, path))
+    return min(sized)[2] if sized else None
+
+
+def _load(path: str | Path):
     from boardai.nn import model
     model.set_blas_threads(1)
     try:
@@ -49,11 +81,43 @@ def _load(path: str | None):
         raise ValueError(f"model={path}: not a network file boardai reads ({exc})") from None
 
 
-class _NetworkEvaluator:
-    """The GuidedMcts evaluator protocol over a network."""
+class _Networks:
+    """An engine's network: the one ``model=`` names, or the shipped one of each board's game
+    and size, loaded when first needed."""
 
-    def __init__(self, network):
-        self.network = network
+    def __init__(self, engine: str, path: str | None):
+        self.engine = engine
+        self.fixed = _load(path) if path is not None else None
+        self.loaded: dict[str, object] = {}
+
+    def __call__(self, board: Board):
+        net = self.fixed
+        if net is None:
+            path = network_for(board.game_name, board.width, board.height)
+            if path is None:
+                raise EngineUnavailable(
+                    f"{self.engine}: no network ships for {board.game_name} yet: give "
+                    f"model=PATH (a network trained by boardai train)")
+            net = self.loaded.get(str(path))
+            if net is None:
+                net = self.loaded[str(path)] = _load(path)
+        if board.game_name != net.config.game:
+            raise EngineUnavailable(f"{self.engine}: the network plays {net.config.game}, "
+                                    f"not {board.game_name}")
+        return net
+
+
+def _reads_local_files(options: dict[str, str]) -> bool:
+    """Only a model given as a path reads a file of this machine (a shipped name does not)."""
+    text = options.get("model")
+    return text is not None and text not in shipped_networks()
+
+
+class _NetworkEvaluator:
+    """The GuidedMcts evaluator protocol over the network of the board being searched."""
+
+    def __init__(self):
+        self.network = None
 
     def evaluate(self, states: np.ndarray):
         return self.network.policy_value(states)
@@ -62,39 +126,37 @@ class _NetworkEvaluator:
 class NnEngine(GuidedMcts):
     name = "nn"
     uses_local_files = True
-    summary = "PUCT search guided by a network's priors and values (model=PATH)"
+    summary = "PUCT search guided by a network's priors and values (a shipped one or model=PATH)"
     options = (MODEL_OPTION,) + GuidedMcts.options
 
+    reads_local_files = staticmethod(_reads_local_files)
+
     def __init__(self, **opts: Any):
-        network = _load(opts.get("model"))
-        super().__init__(_NetworkEvaluator(network), **opts)
-        self.network = network
+        self.networks = _Networks(self.name, opts.get("model"))
+        super().__init__(_NetworkEvaluator(), **opts)
 
-    def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
-        self._check(board)
-        return super().play(board, limit)
-
-    def _check(self, board: Board) -> None:
-        if board.game_name != self.network.config.game:
-            raise EngineUnavailable(f"{self.name}: the network plays {self.network.config.game}, "
-                                    f"not {board.game_name}")
+    def search(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        self.evaluator.network = self.networks(board)
+        return super().search(board, limit)
 
 
 class PolicyEngine(Engine):
     name = "policy"
     uses_local_files = True
-    summary = "a network's most likely move, no search (model=PATH)"
+    summary = "a network's most likely move, no search (a shipped one or model=PATH)"
     options = (MODEL_OPTION,)
+
+    reads_local_files = staticmethod(_reads_local_files)
 
     def __init__(self, **opts: Any):
         super().__init__(**opts)
-        self.network = _load(opts.get("model"))
+        self.networks = _Networks(self.name, opts.get("model"))
 
     def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
         clock = Stopwatch()
         if board.is_game_over():
             return PlayResult(-1, "resign", resign=True)
-        priors, values = self.network.policy_value(board.state[None, :])
+        priors, values = self.networks(board).policy_value(board.state[None, :])
         legal = list(board.legal_moves)
         best = max(legal, key=lambda m: priors[0, m])
         value = float(values[0])

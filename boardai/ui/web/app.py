@@ -93,7 +93,7 @@ def _meta_engines(allow_programs: bool) -> list[dict]:
             continue
         out.append({"name": name, "summary": cls.summary,
                     "starts_program": cls.uses_local_files,
-                    "allowed": allow_programs or not cls.uses_local_files,
+                    "allowed": allow_programs or not cls.reads_local_files({}),
                     "options": [{"name": o.name, "default": o.default, "help": o.help,
                                  "range": o.range_text()} for o in engine_options(cls)]})
     return out

@@ -67,7 +67,7 @@ def build_engine(spec: str, allow_programs: bool) -> Engine:
     except ValueError as exc:
         raise WebError(str(exc)) from None
     cls = all_engines().get(name)
-    if cls is not None and cls.uses_local_files and not allow_programs:
+    if cls is not None and cls.reads_local_files(raw) and not allow_programs:
         raise WebError(f"{name}: engines that run or read files of this machine (a program, a "
                        "library, a network file) are refused by this server (start it with "
                        "--allow-programs to use them)")
