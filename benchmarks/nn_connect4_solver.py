@@ -1,0 +1,90 @@
+"""How often a Connect Four network plays a move the exact solver rates best (issue 17's target:
+the ``nn`` engine at 800 simulations in >= 90 % of the positions of the six solver test classes;
+the raw policy's rate reported beside it).
+
+    python benchmarks/nn_connect4_solver.py                     # the shipped connect4-7x6
+    python benchmarks/nn_connect4_solver.py --model runs/c4/run/nets/g0020.npz --limit 20 --json
+
+Positions: the first ``--limit`` lines of each class in ``boardai/data/connect4_tests/``.  Every
+column's exact score comes from the project's solver (with its book) once and is kept in
+``benchmarks/data/nn/connect4_move_scores.json``, so later runs only time the network.  A move
+counts as best when its score equals the best column's score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from boardai.engines.base import Limit
+from boardai.engines.registry import make_engine
+from boardai.solvers.connect4.bench import CLASS_NAMES, read_set
+from boardai.solvers.connect4.lines import LineSolver
+
+SCORES = Path(__file__).parent / "data" / "nn" / "connect4_move_scores.json"
+
+
+def move_scores(positions: list[str]) -> dict[str, list[int]]:
+    """Every column's exact score of each position (cached on disk, solved once)."""
+    cache = json.loads(SCORES.read_text()) if SCORES.exists() else {}
+    todo = [p for p in positions if p not in cache]
+    if todo:
+        solver = LineSolver()
+        for i, pos in enumerate(todo, 1):
+            start = time.perf_counter()
+            cache[pos] = solver.analyze_board(solver.parse(pos))
+            print(f"  solved {i}/{len(todo)} {pos} in {time.perf_counter() - start:.1f} s",
+                  flush=True)
+            if i % 10 == 0 or i == len(todo):
+                SCORES.parent.mkdir(parents=True, exist_ok=True)
+                SCORES.write_text(json.dumps(cache, indent=0, sort_keys=True))
+    return cache
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", default="connect4-7x6", help="network name or file")
+    ap.add_argument("--sims", type=int, default=800)
+    ap.add_argument("--limit", type=int, default=50, help="positions per class")
+    ap.add_argument("--classes", default=",".join(CLASS_NAMES))
+    ap.add_argument("--json", action="store_true", help="last line: one JSON object")
+    args = ap.parse_args()
+    classes = [c for c in args.classes.split(",") if c]
+    sets = {c: [p for p, _ in read_set(c)[:args.limit]] for c in classes}
+    scores = move_scores([p for ps in sets.values() for p in ps])
+    policy = make_engine(f"policy:model={args.model}")
+    nn = make_engine(f"nn:model={args.model},sims={args.sims},seed=1")
+    solver = LineSolver()
+    rows = []
+    for c, positions in sets.items():
+        good_policy = good_nn = 0
+        clock = time.perf_counter()
+        for pos in positions:
+            board = solver.parse(pos)
+            s = scores[pos]
+            legal = [col for col in range(board.width) if board.is_legal(col)]
+            best = max(s[col] for col in legal)
+            good_policy += s[policy.play(board).move] == best
+            nn.new_game(board)
+            good_nn += s[nn.play(board, Limit(sims=args.sims)).move] == best
+        n = len(positions)
+        rows.append({"class": c, "positions": n, "policy_best": round(good_policy / n, 4),
+                     "nn_best": round(good_nn / n, 4),
+                     "seconds": round(time.perf_counter() - clock, 1)})
+    total = sum(r["positions"] for r in rows)
+    overall = {"class": "all", "positions": total,
+               "policy_best": round(sum(r["policy_best"] * r["positions"] for r in rows) / total, 4),
+               "nn_best": round(sum(r["nn_best"] * r["positions"] for r in rows) / total, 4)}
+    print(f"model {args.model}, nn at {args.sims} simulations; target: nn >= 0.90 overall")
+    print(f"{'class':16} {'positions':>9} {'policy best':>12} {'nn best':>8}")
+    for r in rows + [overall]:
+        print(f"{r['class']:16} {r['positions']:9d} {r['policy_best']:12.3f} {r['nn_best']:8.3f}")
+    if args.json:
+        print(json.dumps({"model": args.model, "sims": args.sims, "rows": rows,
+                          "overall": overall}))
+
+
+if __name__ == "__main__":
+    main()
