@@ -113,11 +113,12 @@ def _reads_local_files(options: dict[str, str]) -> bool:
     return text is not None and text not in shipped_networks()
 
 
-class _NetworkEvaluator:
-    """The GuidedMcts evaluator protocol over the network of the board being searched."""
+class NetworkEvaluator:
+    """The GuidedMcts evaluator protocol over a network (the nn engine sets the network of the
+    board being searched before each search)."""
 
-    def __init__(self):
-        self.network = None
+    def __init__(self, network=None):
+        self.network = network
 
     def evaluate(self, states: np.ndarray):
         return self.network.policy_value(states)
@@ -133,7 +134,7 @@ class NnEngine(GuidedMcts):
 
     def __init__(self, **opts: Any):
         self.networks = _Networks(self.name, opts.get("model"))
-        super().__init__(_NetworkEvaluator(), **opts)
+        super().__init__(NetworkEvaluator(), **opts)
 
     def search(self, board: Board, limit: Limit | None = None) -> PlayResult:
         self.evaluator.network = self.networks(board)
@@ -167,4 +168,4 @@ class PolicyEngine(Engine):
                           info={"prior": float(priors[0, best])})
 
 
-__all__ = ["NnEngine", "PolicyEngine"]
+__all__ = ["NetworkEvaluator", "NnEngine", "PolicyEngine", "network_for", "shipped_networks"]

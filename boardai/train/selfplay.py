@@ -20,6 +20,7 @@ import numpy as np
 
 from boardai.engines.base import Limit
 from boardai.engines.mcts.guided import GuidedMcts
+from boardai.engines.nn_engine import NetworkEvaluator
 from boardai.games.base import Board
 from boardai.games.game import get_game
 from boardai.nn import features
@@ -65,14 +66,6 @@ class Examples:
                           for f in ("planes", "mask", "policy", "value")))
 
 
-class _NetworkEvaluator:
-    def __init__(self, network: Network):
-        self.network = network
-
-    def evaluate(self, states: np.ndarray):
-        return self.network.policy_value(states)
-
-
 @lru_cache(maxsize=4)
 def cached_network(path: str) -> Network:
     """A worker loads each network file once (files are never rewritten under one name)."""
@@ -116,7 +109,7 @@ def selfplay_game(network_path: str, game: str, width: int, height: int,
     network = cached_network(network_path)
     board = new_board(game, width, height)
     s = settings.resolved(board)
-    engine = GuidedMcts(_NetworkEvaluator(network), sims=s.sims, batch=s.batch, c_puct=s.c_puct,
+    engine = GuidedMcts(NetworkEvaluator(network), sims=s.sims, batch=s.batch, c_puct=s.c_puct,
                         fpu=s.fpu, seed=seed, reuse=True)
     engine.root_noise = (s.noise_alpha, s.noise_eps)
     rng = np.random.default_rng(seed)
