@@ -188,7 +188,10 @@ def report_cmd(directory, out, as_json) -> None:
         return
     paths = plot_run(metrics, Path(out) if out else Path(directory) / "report")
     from rich.console import Console
-    Console().print(generations_table(metrics))
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=140)
+    console.print(generations_table(metrics))
     for p in paths:
         click.echo(f"plot: {p}")
 

@@ -20,6 +20,12 @@ class Metrics:
     train: list[dict]           # the "train" events, in order
     generations: list[dict]     # one summary per finished generation (the last one logged)
 
+    def opponents(self) -> list[str]:
+        """The evaluation opponents, in the run's order."""
+        seen = {o for g in self.generations for o in g.get("elo", {})}
+        order = [o for o in self.config.get("eval_opponents", []) if o in seen]
+        return order + sorted(seen - set(order))
+
 
 def load_metrics(directory) -> Metrics:
     directory = Path(directory)
@@ -70,7 +76,7 @@ def plot_run(metrics: Metrics, out: Path) -> list[Path]:
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    opponents = sorted({o for g in metrics.generations for o in g.get("elo", {})})
+    opponents = metrics.opponents()
     for opp in opponents:
         pts = [(g["cpu_hours"], g["elo"][opp]) for g in metrics.generations
                if opp in g.get("elo", {})]
@@ -92,7 +98,7 @@ def plot_run(metrics: Metrics, out: Path) -> list[Path]:
 def generations_table(metrics: Metrics):
     from rich.table import Table
 
-    opponents = sorted({o for g in metrics.generations for o in g.get("elo", {})})
+    opponents = metrics.opponents()
     table = Table(title=f"{metrics.directory}: {len(metrics.generations)} generation(s)")
     for col in ("gen", "positions", "policy loss", "value loss", "gate", "best", "hours",
                 "CPU-h", *(f"Elo vs {o}" for o in opponents)):
