@@ -209,3 +209,21 @@ def test_shipped_networks_are_found_by_name_and_by_board(tmp_path, monkeypatch):
     cls = type(default)
     assert not cls.reads_local_files({}) and not cls.reads_local_files({"model": "connect4-7x6"})
     assert cls.reads_local_files({"model": str(tmp_path / "connect4-7x6.npz")})
+
+
+def test_analyse_gives_each_move_its_prior_visits_and_value(tmp_path):
+    from boardai.nn import model
+
+    path = tmp_path / "c4.npz"
+    net = model.random_init({"game": "connect4", "channels": 4, "blocks": 1}, seed=3)
+    net.save(path)
+    board = get_game("connect4").new_board()
+    result = make_engine(f"nn:model={path},seed=1").analyse(board, Limit(sims=64))
+    priors, _ = net.policy_value(board.state[None, :])
+    assert {m.move for m in result.moves} == set(board.legal_moves)
+    for info in result.moves:
+        assert info.prior == pytest.approx(priors[0, info.move], abs=1e-6)
+        assert info.visits >= 0 and (info.visits == 0 or -1 <= info.value <= 1)
+    assert 64 - 8 <= sum(m.visits for m in result.moves) <= 64   # the first batch is the root
+    plain = make_engine("mcts:seed=1").analyse(board, Limit(sims=64))
+    assert all(m.prior is None for m in plain.moves)

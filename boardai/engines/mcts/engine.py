@@ -237,11 +237,15 @@ class MctsEngine(Engine):
         """The search's answer from the trees' root statistics (``final=False``: a snapshot of a
         running search, with no side effects)."""
         stats: dict[int, list[float]] = {}     # move -> [visits, wins, proof]
+        priors: dict[int, float] = {}
         for tree in trees:
             root = tree.root
             first, k = int(tree.ints[root, MK.CHILD]), int(tree.ints[root, MK.NCHILD])
             for ch in range(first, first + k):
                 m = int(tree.ints[ch, MK.MOVE])
+                prior = self._prior(tree, ch)
+                if prior is not None:
+                    priors[m] = prior
                 s = stats.setdefault(m, [0.0, 0.0, 0.0])
                 s[0] += tree.flts[ch, MK.VISITS]
                 s[1] += tree.flts[ch, MK.WINS]
@@ -271,7 +275,7 @@ class MctsEngine(Engine):
         for m, s in sorted(stats.items(), key=lambda kv: -kv[1][0]):
             wr = 1.0 if s[2] == 1 else 0.0 if s[2] == -1 else (s[1] / s[0] if s[0] else None)
             infos.append(MoveInfo(m, board.move_name(m), int(s[0]),
-                                  None if wr is None else 2 * wr - 1, wr))
+                                  None if wr is None else 2 * wr - 1, wr, priors.get(m)))
         pv = self._pv(trees[0], board, best)
         elapsed = clock()
         resign = bool(self.opts.get("resign")) and winrate < float(self.opts["resign"])
@@ -292,6 +296,10 @@ class MctsEngine(Engine):
                   f"best {result.name} winrate {winrate:.3f} visits {int(b[0])}, depth {depth}, "
                   f"nodes {result.info['tree_nodes']}, pv {' '.join(pv)}", file=sys.stderr)
         return result
+
+    def _prior(self, tree: _Tree, child: int) -> float | None:
+        """A root child's prior probability, for trees that keep one (PUCT); None here."""
+        return None
 
     def _pv(self, tree: _Tree, board: Board, best: int) -> list[str]:
         replay = board.copy()

@@ -125,6 +125,9 @@ class GuidedMcts(MctsEngine):
                 noised = self._mix_root_noise(tree)
         return done, deepest
 
+    def _prior(self, tree: _Tree, child: int) -> float | None:
+        return float(tree.flts[child, puct.PRIOR])
+
     def _params(self, board: Board) -> np.ndarray:
         """The kernel's params, for the expansion's one-move checks."""
         params = np.zeros(6)
