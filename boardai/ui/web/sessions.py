@@ -610,7 +610,8 @@ def analysis_message(board: Board, result: PlayResult, source: str, spec: str,
         spot = board.spot_of(info.move)
         moves.append({"move": info.name, "spot": None if spot is None else list(spot),
                       "visits": info.visits, "winrate": None if info.winrate is None
-                      else round(float(info.winrate), 4)})
+                      else round(float(info.winrate), 4),
+                      "prior": None if info.prior is None else round(float(info.prior), 4)})
     pv = []
     replay = board.copy()
     for name in result.pv[:30]:
