@@ -15,6 +15,7 @@ from boardai.engines.base import Limit
 from boardai.engines.registry import make_engine
 from boardai.games import Color, make_board
 from boardai.games import kernel as K
+from boardai.games.layout import NUM_ACTIONS
 
 
 def test_plays_a_win_in_one_and_knows_it():
@@ -271,3 +272,57 @@ def test_stop_and_live_snapshots():
     engine.play(board, Limit(sims=2000))
     assert snapshots and all(board.is_legal(s.move) for s in snapshots)
     assert snapshots[-1].nodes >= snapshots[0].nodes
+
+
+
+def _winning(state, colour) -> list[int]:
+    out = np.empty(int(state[NUM_ACTIONS]), dtype=np.int64)
+    return list(out[:K.winning_moves(state, colour, out)])
+
+
+def test_a_fork_found_at_expansion_wins_in_three_plies():
+    """The fork rule (``mcts:forks``): a move after which the mover has two winning moves and
+    the opponent none wins against every reply; and when none is reported, no legal move is
+    one (checked one by one through the board API), on random Connect Four games with blocked
+    cells."""
+    from boardai.games import Connect4Board
+
+    rng = random.Random(17)
+    found = 0
+    for _ in range(400):
+        w, h = rng.randint(4, 10), rng.randint(4, 10)
+        blocked = [(rng.randrange(w), rng.randrange(h))] if rng.random() < 0.5 else []
+        board = Connect4Board(w, h, blocked=blocked)
+        for _ in range(rng.randrange(4, w * h // 2)):
+            if board.is_game_over():
+                break
+            board.push(rng.choice(list(board.legal_moves)))
+        if board.is_game_over():
+            continue
+        me = int(board.turn)
+        state = board.state.copy()
+        if _winning(state, me) or _winning(state, 1 - me):
+            continue
+        legal = np.empty(board.num_actions, dtype=np.int64)
+        k = MK._fork(state, me, legal)
+        np.testing.assert_array_equal(state, board.state)          # the position is kept
+        forks = []
+        for m in list(board.legal_moves):
+            board.push(m)
+            if not _winning(board.state, 1 - me) and len(_winning(board.state, me)) >= 2:
+                forks.append(m)
+            board.pop()
+        assert (k == 1) == bool(forks)
+        if not k:
+            continue
+        found += 1
+        move = int(legal[0])
+        assert move in forks
+        board.push(move)
+        for reply in list(board.legal_moves):        # every answer leaves a win for `me`
+            board.push(reply)
+            assert not board.is_game_over() or board.outcome().winner is None
+            if not board.is_game_over():
+                assert _winning(board.state, me), (board.position, move, reply)
+            board.pop()
+    assert found >= 10          # the rule had cases to prove itself on

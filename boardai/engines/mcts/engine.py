@@ -94,6 +94,10 @@ class MctsEngine(Engine):
         Option("expand", int, 2, "visits a leaf needs before it is expanded", min=1,
                max=MAX_EXPAND),
         Option("checks", parse_bool, True, "look for one-move wins and must-blocks when expanding"),
+        Option("forks", parse_bool, None, "with checks: a move that makes two winning threats "
+               "(and leaves the opponent none) is the only child (default: the game's; "
+               + ", ".join(f"{g.name} {'on' if g.mcts_forks else 'off'}"
+                           for g in all_games().values()) + ")"),
         # each game's playout switches (Hex: bridge, Connect Four: tactics), from its description
         *(Option(sw.option, parse_bool, None, sw.help)
           for g in all_games().values() for sw in g.playout_switches),
@@ -170,7 +174,16 @@ class MctsEngine(Engine):
         return np.array([c, 1.0 if rave else 0.0, float(self.opts.get("rave_bias") or 0.0),
                          float(int(self.opts.get("expand") or 2)),
                          1.0 if self.opts.get("checks", True) else 0.0,
-                         float(game.playout_policy(self.opts))])
+                         float(game.playout_policy(self.opts)),
+                         1.0 if self._forks(board) else 0.0])
+
+    def _forks(self, board: Board) -> bool:
+        """Fork checks at expansion: the ``forks`` option, by default the game's (and never
+        without ``checks``)."""
+        forks = self.opts.get("forks")
+        if forks is None:
+            forks = game_of(board).mcts_forks
+        return bool(forks) and bool(self.opts.get("checks", True))
 
     # --- search -------------------------------------------------------------------------
     def _run_tree(self, tree: _Tree, state: np.ndarray, params: np.ndarray, sims: int | None,

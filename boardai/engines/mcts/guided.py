@@ -130,8 +130,9 @@ class GuidedMcts(MctsEngine):
 
     def _params(self, board: Board) -> np.ndarray:
         """The kernel's params, for the expansion's one-move checks."""
-        params = np.zeros(6)
+        params = np.zeros(MK.N_PARAMS)
         params[MK.P_CHECKS] = 1.0 if self.opts.get("checks", True) else 0.0
+        params[MK.P_FORKS] = 1.0 if self._forks(board) else 0.0
         params[MK.P_EXPAND] = 1.0
         return params
 

@@ -36,7 +36,8 @@ VISITS, WINS, AMAF_N, AMAF_W, Q, ISQ = 0, 1, 2, 3, 4, 5
 NF = 6
 UNSEEN = 1e9
 USED, ROOT, FULL = 0, 1, 2
-P_C, P_RAVE, P_RAVE_BIAS, P_EXPAND, P_CHECKS, P_POLICY = 0, 1, 2, 3, 4, 5
+P_C, P_RAVE, P_RAVE_BIAS, P_EXPAND, P_CHECKS, P_POLICY, P_FORKS = 0, 1, 2, 3, 4, 5, 6
+N_PARAMS = 7
 TABLE_SIZE = 1 << 16
 
 
@@ -152,6 +153,8 @@ def _expand(ints, flts, meta, node, state, legal, params):
             k = 1                        # one winning move is all we need
         elif k == 0:
             k = winning_moves(state, 1 - me, legal)   # must block: only the opponent's spots
+            if k == 0 and params[P_FORKS] != 0.0:
+                k = _fork(state, me, legal)          # a move that makes two threats wins
     if k == 0:
         k = legal_moves(state, legal)
         if k == 0:
@@ -172,6 +175,23 @@ def _expand(ints, flts, meta, node, state, legal, params):
     ints[node, NCHILD] = k
     meta[USED] = used + k
     return True
+
+
+@njit(cache=True, nogil=True)
+def _fork(state, me, legal):
+    """1 with ``legal[0]`` = a move after which ``me`` has two winning moves or more and the
+    opponent none (a win in three plies: one stone blocks one win only), else 0.  Called
+    when neither side has a winning move now."""
+    n = legal_moves(state, legal)
+    after = np.empty_like(state)
+    wins = np.empty(state[NUM_ACTIONS], dtype=np.int64)
+    for i in range(n):
+        copy_position(state, after)
+        apply_move(after, legal[i])
+        if winning_moves(after, 1 - me, wins) == 0 and winning_moves(after, me, wins) >= 2:
+            legal[0] = legal[i]
+            return 1
+    return 0
 
 
 @njit(cache=True, nogil=True)
