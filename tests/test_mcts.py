@@ -326,3 +326,16 @@ def test_a_fork_found_at_expansion_wins_in_three_plies():
                 assert _winning(board.state, me), (board.position, move, reply)
             board.pop()
     assert found >= 10          # the rule had cases to prove itself on
+
+
+def test_the_forks_option_makes_a_fork_the_only_child():
+    from boardai.games import Connect4Board
+
+    board = Connect4Board(7, 6)
+    for col in (1, 1, 2, 2):          # Black b1 c1, White b2 c2: Black's d1 threatens a1 and e1
+        board.push(col)
+    assert make_engine("mcts")._params(board)[MK.P_FORKS] == 0.0
+    assert make_engine("mcts:forks=1,checks=0")._params(board)[MK.P_FORKS] == 0.0
+    engine = make_engine("mcts:forks=1,seed=3")
+    result = engine.play(board, Limit(sims=3))
+    assert result.move == 3 and [m.move for m in result.moves] == [3]

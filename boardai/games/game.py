@@ -93,8 +93,6 @@ class Game:
     side_labels: tuple[str, str] = ("B", "W")  # as shown beside "Black"/"White"
     # engines
     rave: bool = False                         # mcts: RAVE on by default
-    mcts_forks: bool = False                   # mcts: fork checks at expansion by default
-                                               # (cheap where winning_moves is cheap)
     playout_switches: tuple[PlayoutSwitch, ...] = ()
     evaluators: tuple[Evaluator, ...] = ()     # first is not the default: see default_evaluator
     default_evaluator: str = ""

@@ -94,10 +94,10 @@ class MctsEngine(Engine):
         Option("expand", int, 2, "visits a leaf needs before it is expanded", min=1,
                max=MAX_EXPAND),
         Option("checks", parse_bool, True, "look for one-move wins and must-blocks when expanding"),
-        Option("forks", parse_bool, None, "with checks: a move that makes two winning threats "
-               "(and leaves the opponent none) is the only child (default: the game's; "
-               + ", ".join(f"{g.name} {'on' if g.mcts_forks else 'off'}"
-                           for g in all_games().values()) + ")"),
+        Option("forks", parse_bool, False, "with checks: a move that makes two winning threats "
+               "and leaves the opponent none is the only child (sound in every game, costs a "
+               "winning-move scan per legal move at each expansion; no measured gain yet: "
+               "docs/experiments.md)"),
         # each game's playout switches (Hex: bridge, Connect Four: tactics), from its description
         *(Option(sw.option, parse_bool, None, sw.help)
           for g in all_games().values() for sw in g.playout_switches),
@@ -178,12 +178,8 @@ class MctsEngine(Engine):
                          1.0 if self._forks(board) else 0.0])
 
     def _forks(self, board: Board) -> bool:
-        """Fork checks at expansion: the ``forks`` option, by default the game's (and never
-        without ``checks``)."""
-        forks = self.opts.get("forks")
-        if forks is None:
-            forks = game_of(board).mcts_forks
-        return bool(forks) and bool(self.opts.get("checks", True))
+        """Fork checks at expansion: the ``forks`` option (never without ``checks``)."""
+        return bool(self.opts.get("forks")) and bool(self.opts.get("checks", True))
 
     # --- search -------------------------------------------------------------------------
     def _run_tree(self, tree: _Tree, state: np.ndarray, params: np.ndarray, sims: int | None,

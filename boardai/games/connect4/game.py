@@ -89,7 +89,6 @@ CONNECT4 = Game(
     move_example="4",
     side_labels=("X", "O"),
     rave=False,
-    mcts_forks=True,
     playout_switches=(PlayoutSwitch("tactics", "Connect Four playouts take wins and block "
                                     "threats (default: on)", on=1),),
     evaluators=tuple(Evaluator(name, ev, what) for name, (ev, what) in c4_eval.EVALUATORS.items()),

@@ -28,7 +28,6 @@ TICTACTOE = Game(
     move_example="b2",
     side_labels=("X", "O"),
     rave=False,
-    mcts_forks=True,
     evaluators=tuple(Evaluator(name, ev, what) for name, (ev, what) in ttt_eval.EVALUATORS.items()),
     default_evaluator=ttt_eval.DEFAULT,
     bench_position="",
