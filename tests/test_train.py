@@ -167,6 +167,17 @@ def test_a_tiny_run_killed_with_9_resumes_and_loses_nothing(tmp_path):
         data = (run_dir / "report" / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 2000
 
+    result = CliRunner().invoke(main, ["train", "export", str(run_dir), str(tmp_path / "x.npz")])
+    assert result.exit_code == 0, result.output
+    exported = load(tmp_path / "x.npz")
+    assert exported.about["generation"] == state["best"]
+    assert exported.about["run"]["games_per_generation"] == 4
+    assert exported.about["selfplay_games"] == 4 * state["best"]
+    np.testing.assert_array_equal(exported.weights["stem.w"], load(best).weights["stem.w"])
+    result = CliRunner().invoke(main, ["train", "export", str(run_dir), str(tmp_path / "y.npz"),
+                                       "--generation", "9"])
+    assert result.exit_code == 1 and "no network of generation 9" in result.output
+
     # the trained network plays through the nn engine
     result = CliRunner().invoke(main, ["analyse", "--game", "connect4", "--size", "4x4",
                                        "--engine", f"nn:model={best},sims=20", "--json"])

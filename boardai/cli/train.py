@@ -36,6 +36,7 @@ def train() -> None:
     \b
     boardai train [OPTIONS] DIR     start a run in DIR, or go on with the run DIR holds
     boardai train report DIR        draw its curves (PNG) and print its generations
+    boardai train export DIR OUT    write its best network (with its provenance) to OUT
 
     \b
     Examples:
@@ -161,6 +162,29 @@ class _Progress:
     def __call__(self, phase: str, done: int, total: int) -> None:
         if self.progress is not None:
             self.progress.update(self.task, description=phase, completed=done, total=total)
+
+
+@train.command("export", context_settings=CONTEXT)
+@click.argument("directory", metavar="DIR", type=click.Path(file_okay=False, exists=True))
+@click.argument("out", metavar="OUT", type=click.Path(dir_okay=False))
+@click.option("--generation", type=click.IntRange(0), help="Which generation (default: the "
+              "best).")
+def export_cmd(directory, out, generation) -> None:
+    """Write a run's best network (or --generation's) to OUT with a record of where it comes
+    from (settings, generation, games, CPU-hours), ready for nn:model=OUT.
+
+    \b
+    Examples:
+      boardai train export runs/c4 c4.npz
+      boardai train export runs/c4 boardai/data/networks/connect4-7x6.npz   # ship it
+    """
+    from boardai.train.run import TrainRun
+
+    try:
+        path = TrainRun(directory).export(out, generation)
+    except (ValueError, OSError) as exc:
+        raise Fail(str(exc)) from None
+    click.echo(f"wrote {path}")
 
 
 @train.command("report", context_settings=CONTEXT)

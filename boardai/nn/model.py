@@ -23,7 +23,8 @@ as ``[9*Cin, Cout]``, rows ordered (dy, dx, cin); from a framework's OIHW tensor
 into the conv before it.
 
 A network is one ``.npz``: its arrays plus ``config``, a JSON text (game, planes, channels,
-blocks, head sizes).  ``random_init(config, seed)``, ``Network.save(path)``, ``load(path)``;
+blocks, head sizes), and optionally ``about``, a JSON text saying where it comes from (the
+training run's settings, generation, games and CPU-hours: ``boardai train export``).  ``random_init(config, seed)``, ``Network.save(path)``, ``load(path)``;
 ``Network.policy_value(states)`` is what a search calls.
 """
 
@@ -130,8 +131,9 @@ def _pool(x: np.ndarray) -> np.ndarray:
 class Network:
     """A network's config and weights (float32 arrays by name); see the module docstring."""
 
-    def __init__(self, config: Config, weights: dict[str, np.ndarray]):
+    def __init__(self, config: Config, weights: dict[str, np.ndarray], about: dict | None = None):
         self.config = config.resolved()
+        self.about = dict(about or {})     # where the weights come from (boardai train export)
         self.game = get_game(self.config.game)
         self.weights = {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in weights.items()}
         shapes = weight_shapes(self.config)
@@ -220,6 +222,8 @@ class Network:
         """Write the network to one ``.npz`` (weights + the config as JSON): a path or a binary
         file object."""
         arrays = {"config": np.array(json.dumps(asdict(self.config))), **self.weights}
+        if self.about:
+            arrays["about"] = np.array(json.dumps(self.about))
         if hasattr(path, "write"):
             np.savez(path, **arrays)
             return
@@ -241,8 +245,9 @@ def load(path: str | Path) -> Network:
         if config.get("format", FORMAT) > FORMAT:
             raise ValueError(f"{path}: network format {config['format']} is newer than this "
                              f"boardai reads ({FORMAT})")
-        weights = {k: data[k] for k in data.files if k != "config"}
-    return Network(Config(**config), weights)
+        about = json.loads(str(data["about"])) if "about" in data.files else {}
+        weights = {k: data[k] for k in data.files if k not in ("config", "about")}
+    return Network(Config(**config), weights, about)
 
 
 def save(network: Network, path: str | Path) -> None:

@@ -283,6 +283,30 @@ class TrainRun:
         self.state.generation = g + 1
         self._save_state()
 
+    def export(self, out: str | os.PathLike, generation: int | None = None) -> Path:
+        """Write generation ``generation``'s network (default: the best) to ``out`` with an
+        ``about`` record: the run's settings, the generation, games, positions and the hours
+        and CPU-hours the run had used when it was made."""
+        from boardai.nn.model import load
+        gen = self.state.best if generation is None else generation
+        path = self.net_path(gen)
+        if not path.exists():
+            raise ValueError(f"{self.dir} has no network of generation {gen} (its generations: "
+                             f"0..{self.state.generation - 1}, best {self.state.best})")
+        net = load(path)
+        made = next((h for h in self.state.history if h["generation"] == gen), {})
+        games = self.config.games_per_generation * max(gen, 0)
+        positions = sum(h.get("positions", 0) for h in self.state.history
+                        if h["generation"] <= gen)
+        net.about = {"made_by": "boardai train", "run": self.config.to_json(),
+                     "generation": gen, "selfplay_games": games,
+                     "selfplay_positions": positions, "hours": made.get("hours"),
+                     "cpu_hours": made.get("cpu_hours"), "elo": made.get("elo", {})}
+        buf = io.BytesIO()
+        net.save(buf)
+        write_atomic(out, buf.getvalue())
+        return Path(out)
+
     # --- 1. self-play -------------------------------------------------------------------
     def _games_dir(self, g: int) -> Path:
         return self.dir / "games" / f"g{g:04d}"
