@@ -149,6 +149,7 @@ def test_a_tiny_run_killed_with_9_resumes_and_loses_nothing(tmp_path):
     state = json.loads((run_dir / "state.json").read_text())
     assert state["generation"] == 4
     assert [h["generation"] for h in state["history"]] == [1, 2, 3]
+    assert all(h["policy_loss"] > 0 and h["value_loss"] >= 0 for h in state["history"])
     for g in (1, 2, 3):
         assert len(list((run_dir / "games" / f"g{g:04d}").glob("*.npz"))) == 4
         assert len(list((run_dir / "gate" / f"g{g:04d}").glob("*.json"))) == 2

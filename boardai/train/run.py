@@ -372,9 +372,9 @@ class TrainRun:
     def _train(self, g: int, positions: int) -> dict:
         from boardai.train.trainer import Trainer
         c = self.config
-        if self.net_path(g).exists():
-            return {}
         trainer = Trainer(c, self.dir / "train.pt", threads=self._workers)
+        if self.net_path(g).exists():       # trained before a kill: its losses are kept
+            return trainer.last_losses()
         target = max(20, math.ceil(c.samples_per_position * positions / c.batch_size))
         if trainer.generation != g:
             trainer.start_generation(g)
@@ -408,7 +408,7 @@ class TrainRun:
         self.state.cpu_s += time.process_time() - clock
         self._tick()
         self._save_state()
-        return trainer.last_losses(data, self.game, c)
+        return trainer.last_losses()
 
     # --- 3. gating and 4. evaluation ------------------------------------------------------
     def nn_spec(self, gen: int, sims: int) -> str:

@@ -69,7 +69,8 @@ class Trainer:
         self.net.to_network().save(buf)
         write_atomic(path, buf.getvalue())
 
-    def last_losses(self, *_args) -> dict:
+    def last_losses(self) -> dict:
+        """The moving averages of the policy and value losses (as last checkpointed)."""
         return {"policy_loss": round(float(self.recent[0]), 5),
                 "value_loss": round(float(self.recent[1]), 5)}
 
