@@ -85,8 +85,7 @@ class _Networks:
     """An engine's network: the one ``model=`` names, or the shipped one of each board's game
     and size, loaded when first needed."""
 
-    def __init__(self, engine: str, path: str | None):
-        self.engine = engine
+    def __init__(self, path: str | None):
         self.fixed = _load(path) if path is not None else None
         self.loaded: dict[str, object] = {}
 
@@ -96,13 +95,13 @@ class _Networks:
             path = network_for(board.game_name, board.width, board.height)
             if path is None:
                 raise EngineUnavailable(
-                    f"{self.engine}: no network ships for {board.game_name} yet: give "
+                    f"no network ships for {board.game_name} yet: give "
                     f"model=PATH (a network trained by boardai train)")
             net = self.loaded.get(str(path))
             if net is None:
                 net = self.loaded[str(path)] = _load(path)
         if board.game_name != net.config.game:
-            raise EngineUnavailable(f"{self.engine}: the network plays {net.config.game}, "
+            raise EngineUnavailable(f"the network plays {net.config.game}, "
                                     f"not {board.game_name}")
         return net
 
@@ -133,7 +132,7 @@ class NnEngine(GuidedMcts):
     reads_local_files = staticmethod(_reads_local_files)
 
     def __init__(self, **opts: Any):
-        self.networks = _Networks(self.name, opts.get("model"))
+        self.networks = _Networks(opts.get("model"))
         super().__init__(NetworkEvaluator(), **opts)
 
     def search(self, board: Board, limit: Limit | None = None) -> PlayResult:
@@ -151,7 +150,7 @@ class PolicyEngine(Engine):
 
     def __init__(self, **opts: Any):
         super().__init__(**opts)
-        self.networks = _Networks(self.name, opts.get("model"))
+        self.networks = _Networks(opts.get("model"))
 
     def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
         clock = Stopwatch()
