@@ -128,6 +128,24 @@ class _Budget:
         return size if self.count is None else min(size, self.count - done)
 
 
+def _run_inputs(report, count, seconds, chunk, make, check, progress):
+    """Check inputs from ``make()`` with ``check`` until the budget is spent, counting them in
+    ``report`` and keeping its failures; ``progress(done)`` after every ``chunk`` inputs."""
+    budget = _Budget(count, seconds)
+    while budget.left(report.done):
+        for _ in range(budget.chunk(report.done, chunk)):
+            data = make()
+            report.done += 1
+            try:
+                check(data)
+            except FuzzFailure as failure:
+                report.add(failure)
+        if progress:
+            progress(report.done)
+    report.seconds = time.perf_counter() - budget.started
+    return report
+
+
 class _Hang(BaseException):
     """Raised by the alarm in a call that outlived INTERRUPT (a BaseException, so the GTP
     server's catch-all does not turn it into an answer).  A call slower than LIVENESS is a
@@ -631,20 +649,9 @@ def fuzz_records(game: str, count: int | None = None, seconds: float | None = No
     for text in valid_records()[name]:
         with contextlib.suppress(Exception):       # the record rules' first use, untimed
             loads(dumps(loads(text)))
-    budget = _Budget(count, seconds)
     with _alarm_handler() as armed:
-        while budget.left(report.done):
-            for _ in range(budget.chunk(report.done, 100)):
-                data = random_record_input(rng, name)
-                report.done += 1
-                try:
-                    check_record(data, armed)
-                except FuzzFailure as failure:
-                    report.add(failure)
-            if progress:
-                progress(report.done)
-    report.seconds = time.perf_counter() - budget.started
-    return report
+        return _run_inputs(report, count, seconds, 100, lambda: random_record_input(rng, name),
+                           lambda data: check_record(data, armed), progress)
 
 
 # === solve lines ================================================================================
@@ -725,16 +732,6 @@ def fuzz_solve(solver, count: int | None = None, seconds: float | None = None, s
         with contextlib.suppress(Exception):
             if len(raw) > 2 * shallow + 10 and any(r.error is None for r in solver.run([raw])):
                 break
-    budget = _Budget(count, seconds)
-    while budget.left(report.done):
-        for _ in range(budget.chunk(report.done, 50)):
-            raw = random_solve_line(rng, solver.width, solver.height, shallow)
-            report.done += 1
-            try:
-                check_solve_line(solver, raw)
-            except FuzzFailure as failure:
-                report.add(failure)
-        if progress:
-            progress(report.done)
-    report.seconds = time.perf_counter() - budget.started
-    return report
+    return _run_inputs(report, count, seconds, 50,
+                       lambda: random_solve_line(rng, solver.width, solver.height, shallow),
+                       lambda raw: check_solve_line(solver, raw), progress)

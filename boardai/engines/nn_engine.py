@@ -72,7 +72,8 @@ def network_for(game: str, width: int, height: int) -> Path | None:
     return min(sized)[2] if sized else None
 
 
-def _load(path: str | Path):
+def load_network(path: str | Path):
+    """A network file with one BLAS thread set; ValueError naming the file when it is not one."""
     from boardai.nn import model
     model.set_blas_threads(1)
     try:
@@ -86,7 +87,7 @@ class _Networks:
     and size, loaded when first needed."""
 
     def __init__(self, path: str | None):
-        self.fixed = _load(path) if path is not None else None
+        self.fixed = load_network(path) if path is not None else None
         self.loaded: dict[str, object] = {}
 
     def __call__(self, board: Board):
@@ -99,7 +100,7 @@ class _Networks:
                     f"model=PATH (a network trained by boardai train)")
             net = self.loaded.get(str(path))
             if net is None:
-                net = self.loaded[str(path)] = _load(path)
+                net = self.loaded[str(path)] = load_network(path)
         if board.game_name != net.config.game:
             raise EngineUnavailable(f"the network plays {net.config.game}, "
                                     f"not {board.game_name}")
@@ -167,4 +168,5 @@ class PolicyEngine(Engine):
                           info={"prior": float(priors[0, best])})
 
 
-__all__ = ["NetworkEvaluator", "NnEngine", "PolicyEngine", "network_for", "shipped_networks"]
+__all__ = ["NetworkEvaluator", "NnEngine", "PolicyEngine", "load_network", "network_for",
+           "shipped_networks"]

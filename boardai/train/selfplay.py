@@ -20,11 +20,11 @@ import numpy as np
 
 from boardai.engines.base import Limit
 from boardai.engines.mcts.guided import GuidedMcts
-from boardai.engines.nn_engine import NetworkEvaluator
+from boardai.engines.nn_engine import NetworkEvaluator, load_network
 from boardai.games.base import Board
 from boardai.games.game import get_game
 from boardai.nn import features
-from boardai.nn.model import Network, load
+from boardai.nn.model import Network
 
 
 @dataclass(frozen=True)
@@ -69,9 +69,7 @@ class Examples:
 @lru_cache(maxsize=4)
 def cached_network(path: str) -> Network:
     """A worker loads each network file once (files are never rewritten under one name)."""
-    from boardai.nn.model import set_blas_threads
-    set_blas_threads(1)
-    return load(path)
+    return load_network(path)
 
 
 def new_board(game: str, width: int, height: int) -> Board:
