@@ -339,3 +339,63 @@ def test_the_forks_option_makes_a_fork_the_only_child():
     engine = make_engine("mcts:forks=1,seed=3")
     result = engine.play(board, Limit(sims=3))
     assert result.move == 3 and [m.move for m in result.moves] == [3]
+
+
+# --- the game's exact solver on the root (solver=S) ----------------------------------------------
+def _won_hex_positions(size, count, seed):
+    """Random Hex positions whose side to move wins, with the set of its winning moves."""
+    from boardai.solvers.hex.solver import solve
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        board = make_board("hex", str(size))
+        for _ in range(rng.randrange(2, 7)):
+            board.push(rng.choice(list(board.legal_moves)))
+        if board.is_game_over():
+            continue
+        result = solve(board)
+        if result.winner == ("black" if board.turn == Color.BLACK else "white"):
+            found.append((board, {board.parse_move(m) for m in result.winning_moves}))
+    return found
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_root_solver_plays_a_proven_win(threads):
+    """With solver=0.9 and time to spare, every move on these 4x4 positions is a proven win."""
+    engine = make_engine(f"mcts:seed=5,solver=0.9,threads={threads}")
+    for board, wins in _won_hex_positions(4, 6, 3):
+        result = engine.play(board, Limit(time=5))
+        assert result.move in wins
+        assert result.info["solver"] == "win" and result.info["proven"] == 1
+    engine.close()
+
+
+def test_root_solver_stays_out_of_reproducible_and_unsupported_searches():
+    """A sims= search never asks the solver (same seed, same move); nor does a board the
+    game's solver does not take (Hex above 64 cells, Connect Four with blocked cells)."""
+    board, _ = _won_hex_positions(4, 1, 4)[0]
+    a = make_engine("mcts:seed=6,solver=0.5").play(board, Limit(sims=300))
+    b = make_engine("mcts:seed=6").play(board, Limit(sims=300))
+    assert (a.move, a.nodes) == (b.move, b.nodes) and "solver" not in a.info
+    big = make_board("hex", "9")
+    assert "solver" not in make_engine("mcts:solver=0.5").play(big, Limit(time=0.1)).info
+    blocked = make_board("connect4", (9, 9))
+    blocked = type(blocked)(9, 9, blocked=[(4, 0)])
+    assert "solver" not in make_engine("mcts:solver=0.5").play(blocked, Limit(time=0.1)).info
+
+
+def test_root_solver_leaves_a_lost_position_to_the_trees():
+    """Where the side to move is lost, the trees' move stands and the info says the solver
+    proved the loss."""
+    from boardai.solvers.hex.solver import solve
+    rng = random.Random(8)
+    while True:
+        board = make_board("hex", "4")
+        for _ in range(rng.randrange(1, 6)):
+            board.push(rng.choice(list(board.legal_moves)))
+        if not board.is_game_over() and solve(board).winning_moves == [] \
+                and solve(board).winner is not None:
+            break
+    result = make_engine("mcts:seed=7,solver=0.5").play(board, Limit(time=0.5))
+    assert result.info["solver"] == "loss"
+    assert board.is_legal(result.move)

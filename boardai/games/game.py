@@ -93,6 +93,7 @@ class Game:
     side_labels: tuple[str, str] = ("B", "W")  # as shown beside "Black"/"White"
     # engines
     rave: bool = False                         # mcts: RAVE on by default
+    mcts_solver: float = 0.0                   # mcts: default share of the exact solver (solver=)
     playout_switches: tuple[PlayoutSwitch, ...] = ()
     evaluators: tuple[Evaluator, ...] = ()     # first is not the default: see default_evaluator
     default_evaluator: str = ""

@@ -5,11 +5,17 @@ the board's history extends the history the tree was built for, the matching sub
 the root (seed 002's MoveRoot) and the rest is dropped when memory runs short.  A time budget is
 spent in short jitted slices with the clock checked between them, so ``time=T`` answers within T
 plus a few milliseconds; ``sims=N`` with a ``seed`` gives the same move every run.
+
+With ``solver=S`` (a timed search on a board the game's exact solver takes, ``solvers.for_game``)
+the solver works on the root too: on one thread first, for the share S of the move time; with two
+threads or more on one of them, beside the trees, for the whole move.  A proven win is played at
+once (the trees stop); otherwise the trees' move stands.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -17,6 +23,7 @@ from typing import Callable
 
 import numpy as np
 
+from boardai import solvers
 from boardai.engines.mcts import kernel as MK
 from boardai.engines.base import (
     Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool, seed_option, threads_option,
@@ -101,6 +108,12 @@ class MctsEngine(Engine):
         # each game's playout switches (Hex: bridge, Connect Four: tactics), from its description
         *(Option(sw.option, parse_bool, None, sw.help)
           for g in all_games().values() for sw in g.playout_switches),
+        Option("solver", float, None, "share of a timed move for the game's exact solver on the "
+               "root, on boards it takes (1 thread: first, for this share of the time; 2+ threads: "
+               "beside the search on one thread, for the whole move); a proven win is played at "
+               "once; 0 off (default: the game's, "
+               + ", ".join(f"{g.name} {g.mcts_solver:g}" for g in all_games().values()) + ")",
+               min=0, max=0.9),
         threads_option(1, "root-parallel search threads"),
         Option("memory_mb", int, 512, "memory cap for all trees together (MiB; pages are taken "
                "as the trees grow)", min=1, max=MAX_MEMORY_MB),
@@ -121,6 +134,7 @@ class MctsEngine(Engine):
         self._trees: list[_Tree] = []
         self._tables = MK.new_tables()
         self._pool: ThreadPoolExecutor | None = None
+        self._solvers: dict[str, object] = {}
         self.last_stats: dict = {}
 
     # --- trees --------------------------------------------------------------------------
@@ -184,10 +198,12 @@ class MctsEngine(Engine):
     # --- search -------------------------------------------------------------------------
     def _run_tree(self, tree: _Tree, state: np.ndarray, params: np.ndarray, sims: int | None,
                   deadline: float | None,
-                  report: Callable[[int, int], None] | None = None) -> tuple[int, int]:
-        """Run simulations until ``sims`` are done or ``deadline`` passes (or ``self.stop`` is
-        set), in short jitted slices; ``report(done, depth)`` every ``INFO_EVERY`` seconds."""
-        stop = self.stop
+                  report: Callable[[int, int], None] | None = None,
+                  stop=None) -> tuple[int, int]:
+        """Run simulations until ``sims`` are done or ``deadline`` passes (or ``stop``, by
+        default ``self.stop``, is set), in short jitted slices; ``report(done, depth)`` every
+        ``INFO_EVERY`` seconds."""
+        stop = self.stop if stop is None else stop
         if deadline is None and report is None and stop is None:
             return MK.run_simulations(tree.ints, tree.flts, tree.meta, state, sims, tree.rng, params,
                                       self._tables)
@@ -213,8 +229,9 @@ class MctsEngine(Engine):
 
     def search(self, board: Board, limit: Limit | None = None) -> PlayResult:
         _load_kernels(board)      # once per process, before the clock: time=T is for searching
-        clock = Stopwatch()
         limit = self._limit(limit)
+        solver = self._root_solver(board, limit.time)       # loaded before the clock too
+        clock = Stopwatch()
         sims = limit.sims            # both may be set: whichever runs out first ends the search
         seconds = limit.time if limit.time is not None else (None if sims else DEFAULT_TIME)
         deadline = clock.start + seconds - 0.002 if seconds is not None else None
@@ -228,18 +245,68 @@ class MctsEngine(Engine):
             on_info = self.on_info
             report = lambda done, depth: on_info(   # noqa: E731
                 self._answer(board, trees, [(done * self.threads, depth)], clock, final=False))
-        if self.threads == 1:
+        if solver is not None and self.threads == 1:
+            proof = solver.run(board, clock.start + seconds * solver.share)
+            if proof is not None:
+                return self._proved(board, solver, proof, clock)
+        if solver is not None and self.threads > 1:
+            trees = trees[:self.threads - 1]      # one thread goes to the solver
+        stop = self.stop
+        if solver is not None and self.threads > 1:
+            stop = solver.stop_also(self.stop)
+        if len(trees) == 1 and solver is None:
             results = [self._run_tree(trees[0], state, params, sims, deadline, report)]
         else:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=self.threads)
-            shares = [None] * self.threads if sims is None else \
-                [sims // self.threads + (1 if i < sims % self.threads else 0) for i in range(self.threads)]
+            workers = len(trees) + (1 if solver is not None else 0)
+            if self._pool is None or self._pool._max_workers < workers:
+                if self._pool is not None:
+                    self._pool.shutdown(wait=True)
+                self._pool = ThreadPoolExecutor(max_workers=max(workers, self.threads))
+            proving = None
+            if solver is not None:
+                proving = self._pool.submit(solver.run, board, deadline)
+            shares = [None] * len(trees) if sims is None else \
+                [sims // len(trees) + (1 if i < sims % len(trees) else 0) for i in range(len(trees))]
             futures = [self._pool.submit(self._run_tree, t, state, params, s, deadline,
-                                         report if i == 0 else None)
+                                         report if i == 0 else None, stop)
                        for i, (t, s) in enumerate(zip(trees, shares))]
             results = [f.result() for f in futures]
-        return self._answer(board, trees, results, clock)
+            if proving is not None:
+                proof = proving.result()
+                if proof is not None:
+                    return self._proved(board, solver, proof, clock)
+        result = self._answer(board, trees, results, clock)
+        if solver is not None:
+            result.info["solver"] = solver.outcome
+        return result
+
+    def _proved(self, board: Board, solver: "_RootSolver", answer, clock: Stopwatch) -> PlayResult:
+        result = solver.result(board, answer, clock)
+        self.last_stats = result.info
+        if self.opts.get("verbose"):
+            print(f"mcts: the solver proved {result.name} wins ({answer.nodes} nodes, "
+                  f"{result.time_s:.3f} s)", file=sys.stderr)
+        return result
+
+    def _root_solver(self, board: Board, seconds: float | None) -> "_RootSolver | None":
+        """The exact solver for this move's root (``solver`` option), or None: off, no time
+        limit (a ``sims`` search stays reproducible), or a board the game's solver does not
+        take."""
+        share = self.opts.get("solver")
+        if share is None:
+            share = game_of(board).mcts_solver
+        if not share or seconds is None:
+            return None
+        name = board.game_name
+        if name not in self._solvers:
+            module = solvers.for_game(name)
+            self._solvers[name] = None if module is None else module.Player()
+        player = self._solvers[name]
+        if player is None or not player.supports(board):
+            return None
+        if hasattr(player, "load"):
+            player.load(board)
+        return _RootSolver(player, float(share))
 
     def _answer(self, board: Board, trees: list[_Tree], results, clock: Stopwatch,
                 final: bool = True) -> PlayResult:
@@ -342,6 +409,54 @@ class MctsEngine(Engine):
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+
+
+class _EitherEvent:
+    """Set when either of two events is (the engine's ``stop`` and the solver's proof)."""
+
+    def __init__(self, a: threading.Event, b: threading.Event | None):
+        self.a, self.b = a, b
+
+    def is_set(self) -> bool:
+        return self.a.is_set() or (self.b is not None and self.b.is_set())
+
+
+class _RootSolver:
+    """One move's exact search on the root: ``run`` until a deadline, ``result`` of a proof."""
+
+    def __init__(self, player, share: float):
+        self.player, self.share = player, share
+        self.proved = threading.Event()
+        self.outcome = "open"
+        self.nodes = 0
+
+    def stop_also(self, stop: threading.Event | None) -> _EitherEvent:
+        return _EitherEvent(self.proved, stop)
+
+    def run(self, board: Board, deadline: float):
+        """The solver's answer if it proves a win by ``deadline`` (then ``proved`` is set), else
+        None (a proven loss is noted in ``outcome`` and left to the trees)."""
+        budget = max(0.0, deadline - time.perf_counter())
+        if budget <= 0.0:
+            return None
+        answer = self.player.move(board, budget, False)
+        if answer is None:
+            return None
+        self.nodes = answer.nodes
+        if answer.value is not None and answer.value > 0:
+            self.outcome = "win"
+            self.proved.set()
+            return answer
+        self.outcome = "loss" if answer.value is not None and answer.value < 0 else "draw"
+        return None
+
+    def result(self, board: Board, answer, clock: Stopwatch) -> PlayResult:
+        move = answer.move
+        return PlayResult(move, board.move_name(move), value=1.0, pv=[board.move_name(move)],
+                          nodes=answer.nodes, time_s=clock(),
+                          moves=[MoveInfo(move, board.move_name(move), 0, 1.0, 1.0)],
+                          info={"sims": 0, "winrate": 1.0, "proven": 1, "solver": "win",
+                                "solver_nodes": answer.nodes})
 
 
 __all__ = ["MctsEngine"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 from boardai.solvers.answer import Answer
-from boardai.solvers.hex.solver import engine_move, move_outcomes
+from boardai.solvers.hex.solver import engine_move, load, move_outcomes
 
 
 class Player:
@@ -17,11 +17,17 @@ class Player:
 
     @staticmethod
     def supports(board) -> bool:
-        """Every Hex board (big ones simply do not finish in time)."""
-        return True
+        """Boards of at most 64 cells (the solver's bitboards are one 64-bit word)."""
+        return board.width * board.height <= 64
 
     def __init__(self, **_options):
         pass
+
+    @staticmethod
+    def load(board) -> None:
+        """Load the compiled search and this size's table now (a few tenths of a second the
+        first time), so that a timed move spends its time searching."""
+        load(board.width, board.height)
 
     def move(self, board, budget: float | None, every_move: bool) -> Answer | None:
         """A winning move (or the most stubborn loss); None if not solved within ``budget``.
@@ -31,9 +37,12 @@ class Player:
         if answer is None:
             return None
         move, info = answer
+        # the swap is only chosen when it takes over a won opening
+        won = info.get("swap") or info["winner"] == ("black" if int(board.turn) == 0 else "white")
+        value = 1.0 if won else -1.0
         scores = None
         if every_move:
             left = None if budget is None else max(0.0, budget - (time.perf_counter() - clock))
             scores = move_outcomes(board, left)
             info = {**info, "scores": {board.move_name(c): v for c, v in scores.items()}}
-        return Answer(move, scores=scores, nodes=int(info.get("nodes", 0)), info=info)
+        return Answer(move, scores=scores, value=value, nodes=int(info.get("nodes", 0)), info=info)

@@ -39,7 +39,8 @@ from boardai.solvers.hex.vc import ONE, ZERO, bit, connected, cover, hsearch
 INF = np.int64(1 << 40)
 EPS = 0.25                    # the 1+ε trick: child disproof threshold ceil(delta2 * (1+ε))
 TT_BITS = 23                   # 8M entries of 48 bytes (pages are touched only when used)
-SLICE_NODES = 2_000            # nodes per jitted slice (the clock is read between slices)
+SLICE_S = 0.01                 # seconds of one jitted slice (the clock is read between slices)
+MAX_SLICE_NODES = 2_000        # nodes per slice at most
 PROGRESS_EVERY = 5.0           # seconds between progress reports of a long solve
 WIN, LOSS, UNKNOWN = 1, -1, 0
 
@@ -341,6 +342,7 @@ class _Solver:
         black, white, h, hr = pos
         t0 = last = time.perf_counter()
         n0 = int(self.stats[0])
+        slice_nodes = 16          # grown to about SLICE_S of work from the measured rate
         while True:
             phi, delta, _ = _tt_value(self.keys, self.vals, h, hr)
             if phi == 0:
@@ -353,10 +355,20 @@ class _Solver:
             if progress is not None and now - last >= PROGRESS_EVERY:
                 progress(int(self.stats[0]) - n0, now - t0, int(phi), int(delta))
                 last = now
-            self.stats[1] = self.stats[0] + SLICE_NODES
+            self.stats[1] = self.stats[0] + slice_nodes
+            before = int(self.stats[0])
             _mid(black, white, mover, h, hr, INF, INF, 0, 0, self.zob, self.nbr, self.edges,
                  self.ring, self.n, self.order, self.rank, self.keys, self.vals, self.mp, self.scr,
                  self.cmoves, self.stats)
+            took = time.perf_counter() - now
+            done = int(self.stats[0]) - before
+            if done > 0 and took > 0:
+                slice_nodes = int(max(1, min(MAX_SLICE_NODES, 2 * slice_nodes,
+                                             done * SLICE_S / took)))
+            if deadline is not None:
+                left = deadline - time.perf_counter()
+                if done > 0 and took > 0 and left > 0:
+                    slice_nodes = max(1, min(slice_nodes, int(done * left / took)))
 
     def work(self, pos) -> int:
         return int(_tt_value(self.keys, self.vals, pos[2], pos[3])[2])
@@ -372,6 +384,20 @@ def _solver_for(w: int, h: int) -> _Solver:
         _SOLVERS.clear()             # one table at a time (memory)
         _SOLVERS[(w, h)] = _Solver(w, h)
     return _SOLVERS[(w, h)]
+
+
+_LOADED = False
+
+
+def load(width: int, height: int) -> None:
+    """Load the compiled search (a tiny 2x2 solve, once per process) and the table of this size,
+    so that a timed search that follows spends its time searching."""
+    global _LOADED
+    if not _LOADED:
+        tiny = _Solver(2, 2, tt_bits=8)
+        tiny.run(tiny.position([0, 0, 0, 0], 0), 0, None)
+        _LOADED = True
+    _solver_for(width, height)
 
 
 def _check_board(board):
