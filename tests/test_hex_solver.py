@@ -248,3 +248,13 @@ def test_cli_bad_input(args, message):
     res = run_cli(*args)
     assert res.exit_code == 2
     assert message in res.stderr
+
+
+@pytest.mark.parametrize("size", [3, 4])
+def test_first_move_on_an_empty_board_is_a_winning_opening(size):
+    """From the shipped table: a first stone after which White to move loses (checked by brute
+    force); with the swap rule on, the table does not choose the first move."""
+    move, info = engine_move(HexBoard(size), None)
+    assert info["from_table"] and info["winner"] == "black"
+    assert not mover_wins(HexBoard.from_moves([move], size))
+    assert not engine_move(HexBoard(size, swap=True), None)[1].get("from_table")

@@ -454,7 +454,8 @@ def engine_move(board, seconds: float | None) -> tuple[int, dict] | None:
     Returns (move, info): a winning move when the side to move wins, else the losing move whose
     proof took the most work (the most stubborn resistance).  With the swap rule available,
     swaps exactly when Black's opening wins: looked up in the shipped opening table
-    (``opening_table``) for the sizes it covers, else solved within the time.
+    (``opening_table``) for the sizes it covers, else solved within the time.  On an empty
+    board without the swap rule, the table's winning opening nearest the centre.
     """
     _check_board(board)
     t0 = time.perf_counter()
@@ -462,6 +463,13 @@ def engine_move(board, seconds: float | None) -> tuple[int, dict] | None:
     s = _solver_for(board.width, board.height)
     mover = int(board.turn)
     n0 = int(s.stats[0])
+    table = opening_table().get(board.width, {}) if board.width == board.height else {}
+    if table and not board.swap_allowed and not np.any(np.asarray(board.cells)):
+        # the first move: a winning opening of the table, the one nearest the centre
+        for c in (int(x) for x in s.order):
+            if table.get(board.move_name(c)) == "black":
+                return c, {"winner": "black", "swap": False, "from_table": True, "nodes": 0,
+                           "seconds": time.perf_counter() - t0}
     if board.is_legal(board.swap_move):
         # the opening stone wins for Black iff White to move loses; swapping takes it over
         opening = board.move_name(int(np.flatnonzero(np.asarray(board.cells))[0]))
