@@ -258,3 +258,64 @@ def test_first_move_on_an_empty_board_is_a_winning_opening(size):
     assert info["from_table"] and info["winner"] == "black"
     assert not mover_wins(HexBoard.from_moves([move], size))
     assert not engine_move(HexBoard(size, swap=True), None)[1].get("from_table")
+
+
+@pytest.fixture(scope="module")
+def reply_book_4(tmp_path_factory):
+    """The 4x4 book of first replies, built from scratch into a temporary file."""
+    path = tmp_path_factory.mktemp("replies") / "hex_replies.json"
+    assert hex_solver.build_reply_book([4], path, checkpoint_every=7) == {4: 0}
+    return path
+
+
+def test_reply_book_agrees_with_minimax(reply_book_4):
+    """Every entry of the 4x4 book, checked by brute force: a winning move where the side to
+    move wins, null exactly where it loses; every position after 1 or 2 stones is covered."""
+    entries = hex_solver._read_replies(reply_book_4)[4]
+    table = opening_table()[4]
+    for key, move in entries.items():
+        board = HexBoard.from_moves(list(key), 4)
+        assert mover_wins(board) == (move is not None), key
+        if move is not None:
+            board.push(move)
+            assert not mover_wins(board), key
+    for c in range(16):
+        opening = HexBoard(4).move_name(c)
+        turned = 15 - c
+        if table[opening] == "white":
+            assert (c,) in entries or (turned,) in entries
+        else:
+            assert all((c, r) in entries or (turned, 15 - r) in entries
+                       for r in range(16) if r != c)
+
+
+def test_engine_plays_the_reply_book_in_both_orientations(reply_book_4, monkeypatch):
+    """Each won position of the book, and its 180-degree turn, gets a winning move from it."""
+    entries = hex_solver._read_replies(reply_book_4)[4]
+    monkeypatch.setattr(hex_solver, "_REPLIES", {4: entries})
+    played = 0
+    for key, move in entries.items():
+        for cells in (list(key), [15 - c for c in key]):
+            board = HexBoard.from_moves(cells, 4)
+            answer = engine_move(board, None)
+            assert bool(answer[1].get("from_book")) == (move is not None)
+            if move is not None:
+                board.push(answer[0])
+                assert not mover_wins(board)
+                played += 1
+    assert played > 50
+    swap = HexBoard(4, swap=True)
+    swap.push(5)
+    assert hex_solver.book_reply(swap) is None
+
+
+def test_book_hex_replies_command(tmp_path):
+    out = tmp_path / "r.json"
+    res = CliRunner().invoke(main, ["book", "hex", "--replies", "--sizes", "3", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "3x3: every position solved" in res.output
+    assert json.loads(out.read_text())["positions"]["3"]
+    bad = CliRunner().invoke(main, ["book", "hex", "--replies", "--sizes", "8", "--out",
+                                    str(tmp_path / "8.json")])
+    assert bad.exit_code == 2 and "boardai book hex --sizes 8" in bad.output
+    assert not (tmp_path / "8.json").exists()

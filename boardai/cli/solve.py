@@ -212,17 +212,25 @@ def book_connect4_cmd(depth, lines, out) -> None:
 @click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Openings solved side by side.")
 @click.option("--out", type=click.Path(dir_okay=False),
-              help="Where to write (default: the package's table).")
-def book_hex_cmd(sizes, seconds, threads, out) -> None:
+              help="Where to write (default: the package's table, or its reply book).")
+@click.option("--replies", is_flag=True,
+              help="Build the book of first replies instead: a winning move for every position "
+                   "of one stone (White to move) or two (Black to move) whose side to move wins "
+                   "(sizes in the opening table; resumable: run again to go on).")
+def book_hex_cmd(sizes, seconds, threads, out, replies) -> None:
     """Solve every one-stone opening of each size: the table the solver engine swaps by.
 
-    A size with an opening not solved within --time is left out of the table.
+    A size with an opening not solved within --time is left out of the table.  With --replies,
+    the first replies: where the side to move wins after one or two stones, a winning move
+    (what `solver` and `mcts` play there at once); a position not solved within --time is left
+    out, and the file is written every 20 positions.
 
     \b
-    Example:
+    Examples:
       boardai book hex --sizes 1-6
+      boardai book hex --replies --sizes 7 --time 300
     """
-    from boardai.solvers.hex.solver import OPENINGS_PATH, build_opening_table
+    from boardai.solvers.hex.solver import OPENINGS_PATH, REPLIES_PATH, build_opening_table
 
     try:
         wanted = _size_list(sizes)
@@ -230,6 +238,9 @@ def book_hex_cmd(sizes, seconds, threads, out) -> None:
         raise click.BadParameter(str(exc), param_hint="--sizes") from None
     if seconds is not None and seconds <= 0:
         raise click.BadParameter("must be > 0 seconds", param_hint="--time")
+    if replies:
+        _book_hex_replies(wanted, seconds, out or REPLIES_PATH)
+        return
 
     def progress(name, winner, nodes, secs):
         click.echo(f"  {name}: {winner or 'unsolved'} ({nodes} nodes, {secs:.2f} s)", err=True)
@@ -242,6 +253,28 @@ def book_hex_cmd(sizes, seconds, threads, out) -> None:
         else:
             click.echo(f"{size}x{size}: not every opening solved in time; left out")
     click.echo(f"written to {out or OPENINGS_PATH}")
+
+
+def _book_hex_replies(sizes: list[int], seconds: float | None, out) -> None:
+    from rich.progress import Progress
+
+    from boardai.solvers.hex.solver import build_reply_book
+
+    with Progress(disable=not sys.stderr.isatty()) as bar:
+        task = bar.add_task("first replies", total=None)
+
+        def progress(done, total, key, move, secs):
+            bar.update(task, completed=done, total=total,
+                       description=f"first replies ({key}: {move or 'loses'}, {secs:.2f} s)")
+        try:
+            unsolved = build_reply_book(sizes, out, seconds, progress)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--sizes") from None
+    for size in sizes:
+        left = unsolved.get(size, 0)
+        click.echo(f"{size}x{size}: " + (f"{left} positions not solved in time; left out"
+                                        if left else "every position solved"))
+    click.echo(f"written to {out}")
 
 
 def _size_list(text: str) -> list[int]:

@@ -463,6 +463,10 @@ def engine_move(board, seconds: float | None) -> tuple[int, dict] | None:
     s = _solver_for(board.width, board.height)
     mover = int(board.turn)
     n0 = int(s.stats[0])
+    booked = book_reply(board)
+    if booked is not None:
+        return booked, {"winner": _colour(mover), "swap": False, "from_book": True, "nodes": 0,
+                        "seconds": time.perf_counter() - t0}
     table = opening_table().get(board.width, {}) if board.width == board.height else {}
     if table and not board.swap_allowed and not np.any(np.asarray(board.cells)):
         # the first move: a winning opening of the table, the one nearest the centre
@@ -621,3 +625,133 @@ def build_opening_table(sizes, out=OPENINGS_PATH, time_limit: float | None = Non
     global _OPENINGS
     _OPENINGS = None
     return table
+
+
+# --- the book of first replies ---------------------------------------------------------------
+#   For a size of the opening table: every position of one stone (White to move) or two stones
+#   (Black to move, no swap) whose side to move wins, with a winning move ("d4 c5": "e4"); a
+#   position whose side to move loses maps to null.  A position and its 180-degree turn share one
+#   entry, kept under the smaller cell list.
+REPLIES_PATH = OPENINGS_PATH.with_name("hex_replies.json")
+_REPLIES: dict[int, dict[tuple[int, ...], int | None]] | None = None
+
+
+def _canonical(cells: tuple[int, ...], n: int) -> tuple[tuple[int, ...], bool]:
+    turned = tuple(n - 1 - c for c in cells)
+    return (turned, True) if turned < cells else (cells, False)
+
+
+def _book_positions(size: int, openings: dict[str, str]) -> list[tuple[int, ...]]:
+    """The positions the reply book holds for ``size``, each once up to the 180-degree turn."""
+    from boardai.games.hex.board import HexBoard
+    names = HexBoard(size)
+    n = size * size
+    out: set[tuple[int, ...]] = set()
+    for c in range(n):
+        if openings[names.move_name(c)] == "white":
+            out.add(_canonical((c,), n)[0])
+        else:
+            out.update(_canonical((c, r), n)[0] for r in range(n) if r != c)
+    return sorted(out)
+
+
+def reply_book() -> dict[int, dict[tuple[int, ...], int | None]]:
+    """The shipped book of first replies: size -> {cells: winning move or None}, read once."""
+    global _REPLIES
+    if _REPLIES is None:
+        _REPLIES = {}
+        if REPLIES_PATH.exists():
+            _REPLIES = _read_replies(REPLIES_PATH)
+    return _REPLIES
+
+
+def _read_replies(path: Path) -> dict[int, dict[tuple[int, ...], int | None]]:
+    from boardai.games.hex.board import HexBoard
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    out: dict[int, dict[tuple[int, ...], int | None]] = {}
+    for size_text, positions in data["positions"].items():
+        size = int(size_text)
+        names = HexBoard(size)
+        out[size] = {tuple(names.parse_move(m) for m in key.split()):
+                     (None if move is None else names.parse_move(move))
+                     for key, move in positions.items()}
+    return out
+
+
+def book_reply(board) -> int | None:
+    """A winning move for the side to move from the reply book, or None (not in the book, a
+    lost position, or a game where the swap rule is on)."""
+    if board.width != board.height or board.swap_allowed:
+        return None
+    stack = list(board.move_stack)
+    if not 1 <= len(stack) <= 2:
+        return None
+    entries = reply_book().get(board.width)
+    if not entries:
+        return None
+    n = board.width * board.height
+    key, turned = _canonical(tuple(stack), n)
+    move = entries.get(key)
+    if move is None:
+        return None
+    return n - 1 - move if turned else move
+
+
+def build_reply_book(sizes, out=REPLIES_PATH, time_limit: float | None = None,
+                     progress=None, checkpoint_every: int = 20) -> dict[int, int]:
+    """Solve every position of the reply book for each size (which must be in the opening
+    table) and write it to ``out`` (JSON), every ``checkpoint_every`` positions as it goes: run
+    again, it goes on from what the file holds.  A position not solved within ``time_limit``
+    seconds is left out.  ``progress(done, total, key, move, seconds)`` after each position.
+    Returns size -> positions left unsolved."""
+    from boardai.games.hex.board import HexBoard
+    out = Path(out)
+    table = opening_table()
+    found: dict[int, dict[tuple[int, ...], int | None]] = \
+        _read_replies(out) if out.exists() else {}
+    unsolved: dict[int, int] = {}
+
+    def save() -> None:
+        text = json.dumps({
+            "about": "winning move of every position of one stone (White to move) or two stones "
+                     "(Black to move) whose side to move wins, null where it loses; a position "
+                     "and its 180-degree turn share one entry; built by `boardai book hex "
+                     "--replies`",
+            "positions": {str(size): {" ".join(HexBoard(size).move_name(c) for c in key):
+                                      (None if mv is None else HexBoard(size).move_name(mv))
+                                      for key, mv in sorted(entries.items())}
+                          for size, entries in sorted(found.items())}}, indent=0)
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.write_text(text + "\n", encoding="utf-8")
+        tmp.replace(out)
+
+    for size in sizes:
+        if size not in table:
+            raise ValueError(f"no solved openings for {size}x{size}: run `boardai book hex "
+                             f"--sizes {size}` first")
+        entries = found.setdefault(size, {})
+        todo = [p for p in _book_positions(size, table[size]) if p not in entries]
+        total = len(todo) + len(entries)
+        unsolved[size] = 0
+        for i, cells in enumerate(todo):
+            board = HexBoard.from_moves(list(cells), size)
+            t0 = time.perf_counter()
+            answer = engine_move(board, time_limit)
+            seconds = time.perf_counter() - t0
+            if answer is None:
+                unsolved[size] += 1
+                move = "unsolved"
+            else:
+                move_cell, info = answer
+                wins = info["winner"] == _colour(int(board.turn))
+                entries[cells] = move_cell if wins else None
+                move = board.move_name(move_cell) if wins else None
+            if progress is not None:
+                progress(len(entries), total, " ".join(board.move_name(c) for c in cells), move,
+                         seconds)
+            if (i + 1) % checkpoint_every == 0:
+                save()
+        save()
+    global _REPLIES
+    _REPLIES = None
+    return unsolved
