@@ -1,9 +1,11 @@
 """How closely `mcts:time=T` keeps its budget: wall time of play() over many positions.
 
     python benchmarks/mcts_time_budget.py [--moves 30]
+    python benchmarks/mcts_time_budget.py --spec mcts:solver=0.5 --boards hex:7,connect4:7x6
 
-Plays random positions of 11x11 Hex and Connect Four and reports, per budget, the median and
-the worst overshoot (wall time of the whole play() call minus T), with 1 and 2 threads.
+Plays random positions of 11x11 Hex and Connect Four (or ``--boards``) and reports, per budget,
+the median and the worst overshoot (wall time of the whole play() call minus T), with 1 and 2
+threads.
 """
 
 from __future__ import annotations
@@ -22,12 +24,16 @@ from boardai.games import make_board
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--moves", type=int, default=30)
+    ap.add_argument("--spec", default="mcts", help="engine spec (seed and threads are added)")
+    ap.add_argument("--boards", default="hex:11,connect4:7x6", help="GAME:SIZE, comma-separated")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     rows = []
-    for game, size in (("hex", "11"), ("connect4", "7x6")):
+    boards = [tuple(b.split(":")) for b in args.boards.split(",")]
+    for game, size in boards:
         for threads in (1, 2):
-            engine = make_engine(f"mcts:seed=1,threads={threads}")
+            engine = make_engine(args.spec + ("," if ":" in args.spec else ":")
+                                 + f"seed=1,threads={threads}")
             engine.play(make_board(game, size), Limit(sims=100))     # compiled code loaded
             for budget in (0.05, 0.2, 1.0):
                 rng = random.Random(1)
@@ -43,7 +49,7 @@ def main() -> None:
                        "median_over_ms": round(1000 * statistics.median(over), 2),
                        "max_over_ms": round(1000 * max(over), 2), "moves": len(over)}
                 rows.append(row)
-                print(f"{game:8} {size:4} threads={threads} time={budget:<5} overshoot median "
+                print(f"{args.spec} {game:8} {size:4} threads={threads} time={budget:<5} overshoot median "
                       f"{row['median_over_ms']:6.2f} ms, worst {row['max_over_ms']:6.2f} ms "
                       f"({row['moves']} moves)", flush=True)
             engine.close()
