@@ -319,3 +319,17 @@ def test_book_hex_replies_command(tmp_path):
                                     str(tmp_path / "8.json")])
     assert bad.exit_code == 2 and "boardai book hex --sizes 8" in bad.output
     assert not (tmp_path / "8.json").exists()
+
+
+def test_shipped_reply_book_matches_the_solver():
+    """Every shipped entry of 3x3..5x5 is a winning move by the solver; 6x6 and 7x7 are there
+    with a move for each of their positions."""
+    book = hex_solver.reply_book()
+    for size in (3, 4, 5):
+        for key, move in book[size].items():
+            board = HexBoard.from_moves(list(key), size)
+            assert move is not None
+            board.push(move)
+            assert solve(board).winner == ("white" if board.turn == 0 else "black"), key
+    assert len(book[7]) == 659 and all(m is not None for m in book[7].values())
+    assert len(book[6]) > 0
