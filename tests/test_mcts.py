@@ -399,3 +399,18 @@ def test_root_solver_leaves_a_lost_position_to_the_trees():
     result = make_engine("mcts:seed=7,solver=0.5").play(board, Limit(time=0.5))
     assert result.info["solver"] == "loss"
     assert board.is_legal(result.move)
+
+
+def test_moves_the_solver_refuted_are_never_played(monkeypatch):
+    """Root moves the solver's table proves lost are marked in the tree before the search: the
+    trees' move is another one, and each marked move shows a win rate of 0."""
+    from boardai.solvers.hex import player as hex_player
+    board = make_board("hex", "5")
+    board.push_many(["c3"])
+    everything_else = {m for m in board.legal_moves if board.move_name(m) != "b4"}
+    monkeypatch.setattr(hex_player.Player, "move", lambda self, b, budget, every: None)
+    monkeypatch.setattr(hex_player.Player, "known_outcomes",
+                        staticmethod(lambda b: {m: -1 for m in everything_else}))
+    result = make_engine("mcts:seed=9,solver=0.3").analyse(board, Limit(time=0.3))
+    assert result.name == "b4"
+    assert all(m.winrate == 0.0 for m in result.moves if m.name != "b4")

@@ -249,6 +249,7 @@ class MctsEngine(Engine):
             proof = solver.run(board, clock.start + seconds * solver.share)
             if proof is not None:
                 return self._proved(board, solver, proof, clock)
+            self._mark_refuted(trees, state, params, solver.refuted(board))
         if solver is not None and self.threads > 1:
             trees = trees[:self.threads - 1]      # one thread goes to the solver
         stop = self.stop
@@ -279,6 +280,22 @@ class MctsEngine(Engine):
         if solver is not None:
             result.info["solver"] = solver.outcome
         return result
+
+    @staticmethod
+    def _mark_refuted(trees: list[_Tree], state: np.ndarray, params: np.ndarray,
+                      moves: set[int]) -> None:
+        """Mark the root children of ``moves`` as proven losses for the side to move (what the
+        solver refuted on the way without settling the root), so the trees never play them."""
+        if not moves:
+            return
+        for tree in trees:
+            if not MK.expand_root(tree.ints, tree.flts, tree.meta, state, params):
+                continue
+            root = tree.root
+            first, k = int(tree.ints[root, MK.CHILD]), int(tree.ints[root, MK.NCHILD])
+            for ch in range(first, first + k):
+                if int(tree.ints[ch, MK.MOVE]) in moves:
+                    tree.ints[ch, MK.PROOF] = -1
 
     def _proved(self, board: Board, solver: "_RootSolver", answer, clock: Stopwatch) -> PlayResult:
         result = solver.result(board, answer, clock)
@@ -450,6 +467,14 @@ class _RootSolver:
         self.outcome = "loss" if answer.value is not None and answer.value < 0 else "draw"
         return None
 
+    def refuted(self, board: Board) -> set[int]:
+        """The moves the solver's table already proves lost for the side to move (no search;
+        empty when the game's solver keeps no such table)."""
+        known = getattr(self.player, "known_outcomes", None)
+        if known is None:
+            return set()
+        return {m for m, v in known(board).items() if v < 0}
+
     def result(self, board: Board, answer, clock: Stopwatch) -> PlayResult:
         move = answer.move
         return PlayResult(move, board.move_name(move), value=1.0, pv=[board.move_name(move)],
@@ -476,8 +501,9 @@ def _load_kernels(board: Board) -> None:
         return
     ints, flts, meta = MK.new_tree(64)
     state = board.state.copy()
-    params = np.array([0.7, 0.0, 0.0, 2.0, 1.0, 0.0])
+    params = np.array([0.7, 0.0, 0.0, 2.0, 1.0, 0.0, 0.0])       # N_PARAMS entries
     MK.run_simulations(ints, flts, meta, state, 0, new_rng(0), params, MK.new_tables())
+    MK.expand_root(ints, flts, meta, state, params)
     MK.compact_tree(ints, flts, meta, *MK.new_tree(64)[:2])
     _KERNELS_LOADED = True
 

@@ -178,6 +178,17 @@ def _expand(ints, flts, meta, node, state, legal, params):
 
 
 @njit(cache=True, nogil=True)
+def expand_root(ints, flts, meta, state, params):
+    """Give the root its children now if it has none (so that known results can be written
+    into them before the search); False when the memory cap refuses or nothing is legal."""
+    root = meta[ROOT]
+    if ints[root, NCHILD] > 0:
+        return True
+    legal = np.empty(state[NUM_ACTIONS], dtype=np.int64)
+    return _expand(ints, flts, meta, root, state, legal, params)
+
+
+@njit(cache=True, nogil=True)
 def _fork(state, me, legal):
     """1 with ``legal[0]`` = a move after which ``me`` has two winning moves or more and the
     opponent none (a win in three plies: one stone blocks one win only), else 0.  Called

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 from boardai.solvers.answer import Answer
-from boardai.solvers.hex.solver import engine_move, load, move_outcomes
+from boardai.solvers.hex.solver import engine_move, known_outcomes, load, move_outcomes
 
 
 class Player:
@@ -28,6 +28,11 @@ class Player:
         """Load the compiled search and this size's table now (a few tenths of a second the
         first time), so that a timed move spends its time searching."""
         load(board.width, board.height)
+
+    @staticmethod
+    def known_outcomes(board) -> dict[int, int]:
+        """Moves whose value the solver's table already holds (+1 wins, -1 loses), no search."""
+        return known_outcomes(board)
 
     def move(self, board, budget: float | None, every_move: bool) -> Answer | None:
         """A winning move (or the most stubborn loss); None if not solved within ``budget``.

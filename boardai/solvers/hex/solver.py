@@ -533,6 +533,22 @@ def move_outcomes(board, seconds: float | None) -> dict[int, int]:
     return out
 
 
+def known_outcomes(board) -> dict[int, int]:
+    """Every move whose value for the side to move the solver's table already holds, with no
+    search: +1 the move wins, -1 it loses (what earlier searches of this process proved)."""
+    _check_board(board)
+    s = _solver_for(board.width, board.height)
+    mover = int(board.turn)
+    pos = s.position(board.cells, mover)
+    out: dict[int, int] = {}
+    for c in range(s.n):
+        if board.cells[c] == 0:
+            r = s.run(s.child(pos, mover, c), 1 - mover, 0.0)     # a passed deadline: no search
+            if r != UNKNOWN:
+                out[c] = -r
+    return out
+
+
 def solve_openings(size: int, time_limit: float | None = None, progress=None,
                    threads: int = 1) -> dict[str, str | None]:
     """Winner of every one-stone opening by Black on the empty size×size board (White to move);
