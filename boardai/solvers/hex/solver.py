@@ -390,12 +390,17 @@ _LOADED = False
 
 
 def load(width: int, height: int) -> None:
-    """Load the compiled search (a tiny 2x2 solve, once per process) and the table of this size,
-    so that a timed search that follows spends its time searching."""
+    """Load the compiled search (a tiny 2x2 solve, once per process), the shipped opening table
+    and reply book, and the table of this size, so that a timed search that follows spends its
+    time searching."""
     global _LOADED
     if not _LOADED:
         tiny = _Solver(2, 2, tt_bits=8)
-        tiny.run(tiny.position([0, 0, 0, 0], 0), 0, None)
+        pos = tiny.position([0, 0, 0, 0], 0)
+        tiny.run(pos, 0, None)
+        tiny.run(tiny.child(pos, 0, 1), 1, None)
+        opening_table()
+        reply_book()
         _LOADED = True
     _solver_for(width, height)
 
