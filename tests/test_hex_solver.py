@@ -265,13 +265,22 @@ def reply_book_4(tmp_path_factory):
     """The 4x4 book of first replies, built from scratch into a temporary file."""
     path = tmp_path_factory.mktemp("replies") / "hex_replies.json"
     assert hex_solver.build_reply_book([4], path, checkpoint_every=7) == {4: 0}
+    assert hex_solver.build_reply_book([4], path, depth=4) == {4: 0}      # deeper, resumed
     return path
 
 
 def test_reply_book_agrees_with_minimax(reply_book_4):
-    """Every entry of the 4x4 book, checked by brute force: a winning move where the side to
-    move wins, null exactly where it loses; every position after 1 or 2 stones is covered."""
+    """Every entry of the 4x4 book (4 stones deep), checked by brute force: a winning move
+    where the side to move wins, null exactly where it loses; every position after 1 or 2
+    stones is covered, and every answer to a book move of 1 or 2 stones."""
     entries = hex_solver._read_replies(reply_book_4)[4]
+    assert {len(k) for k in entries} == {1, 2, 3, 4}
+    for key, move in entries.items():
+        if len(key) <= 2 and move is not None:
+            after = key + (move,)
+            for r in range(16):
+                if r not in after:
+                    assert hex_solver._canonical(after + (r,), 16)[0] in entries
     table = opening_table()[4]
     for key, move in entries.items():
         board = HexBoard.from_moves(list(key), 4)

@@ -217,7 +217,10 @@ def book_connect4_cmd(depth, lines, out) -> None:
               help="Build the book of first replies instead: a winning move for every position "
                    "of one stone (White to move) or two (Black to move) whose side to move wins "
                    "(sizes in the opening table; resumable: run again to go on).")
-def book_hex_cmd(sizes, seconds, threads, out, replies) -> None:
+@click.option("--depth", type=click.IntRange(1, 8), default=2, show_default=True,
+              help="With --replies: stones of the deepest positions (past 2, the positions "
+                   "after the book's own moves and any answer).")
+def book_hex_cmd(sizes, seconds, threads, out, replies, depth) -> None:
     """Solve every one-stone opening of each size: the table the solver engine swaps by.
 
     A size with an opening not solved within --time is left out of the table.  With --replies,
@@ -229,6 +232,7 @@ def book_hex_cmd(sizes, seconds, threads, out, replies) -> None:
     Examples:
       boardai book hex --sizes 1-6
       boardai book hex --replies --sizes 7 --time 300
+      boardai book hex --replies --sizes 7 --depth 4     # deeper along the book's lines
     """
     from boardai.solvers.hex.solver import OPENINGS_PATH, REPLIES_PATH, build_opening_table
 
@@ -239,7 +243,7 @@ def book_hex_cmd(sizes, seconds, threads, out, replies) -> None:
     if seconds is not None and seconds <= 0:
         raise click.BadParameter("must be > 0 seconds", param_hint="--time")
     if replies:
-        _book_hex_replies(wanted, seconds, out or REPLIES_PATH)
+        _book_hex_replies(wanted, seconds, out or REPLIES_PATH, depth)
         return
 
     def progress(name, winner, nodes, secs):
@@ -255,7 +259,7 @@ def book_hex_cmd(sizes, seconds, threads, out, replies) -> None:
     click.echo(f"written to {out or OPENINGS_PATH}")
 
 
-def _book_hex_replies(sizes: list[int], seconds: float | None, out) -> None:
+def _book_hex_replies(sizes: list[int], seconds: float | None, out, depth: int) -> None:
     from rich.progress import Progress
 
     from boardai.solvers.hex.solver import build_reply_book
@@ -267,7 +271,7 @@ def _book_hex_replies(sizes: list[int], seconds: float | None, out) -> None:
             bar.update(task, completed=done, total=total,
                        description=f"first replies ({key}: {move or 'loses'}, {secs:.2f} s)")
         try:
-            unsolved = build_reply_book(sizes, out, seconds, progress)
+            unsolved = build_reply_book(sizes, out, seconds, progress, depth=depth)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--sizes") from None
     for size in sizes:

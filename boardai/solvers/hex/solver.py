@@ -649,30 +649,58 @@ def build_opening_table(sizes, out=OPENINGS_PATH, time_limit: float | None = Non
 
 
 # --- the book of first replies ---------------------------------------------------------------
-#   For a size of the opening table: every position of one stone (White to move) or two stones
-#   (Black to move, no swap) whose side to move wins, with a winning move ("d4 c5": "e4"); a
-#   position whose side to move loses maps to null.  A position and its 180-degree turn share one
-#   entry, kept under the smaller cell list.
+#   For a size of the opening table, up to a depth of stones (2 unless built deeper): every
+#   position the book's own lines lead to whose side to move wins, with a winning move.  Depth 1
+#   and 2: one stone (White to move) or two (Black to move) after any opening and reply; deeper,
+#   the positions after the book's own moves and any answer.  A position is its stones (the
+#   order of the moves does not matter in Hex), written as moves: Black's cells and White's in
+#   increasing order, alternating ("d4 c5 e4").  A position and its 180-degree turn share one
+#   entry, kept under the smaller cell list; a position whose side to move loses maps to null.
 REPLIES_PATH = OPENINGS_PATH.with_name("hex_replies.json")
 _REPLIES: dict[int, dict[tuple[int, ...], int | None]] | None = None
 
 
+def _stones_key(cells: tuple[int, ...]) -> tuple[int, ...]:
+    """Moves -> the position's key: Black's and White's cells sorted, alternating."""
+    black, white = sorted(cells[0::2]), sorted(cells[1::2])
+    out: list[int] = []
+    for k in range(len(black)):
+        out.append(black[k])
+        if k < len(white):
+            out.append(white[k])
+    return tuple(out)
+
+
 def _canonical(cells: tuple[int, ...], n: int) -> tuple[tuple[int, ...], bool]:
-    turned = tuple(n - 1 - c for c in cells)
-    return (turned, True) if turned < cells else (cells, False)
+    key = _stones_key(cells)
+    turned = _stones_key(tuple(n - 1 - c for c in cells))
+    return (turned, True) if turned < key else (key, False)
 
 
-def _book_positions(size: int, openings: dict[str, str]) -> list[tuple[int, ...]]:
-    """The positions the reply book holds for ``size``, each once up to the 180-degree turn."""
+def _book_positions(size: int, openings: dict[str, str], depth: int,
+                    entries: dict[tuple[int, ...], int | None]) -> list[tuple[int, ...]]:
+    """The positions of ``depth`` stones the book holds for ``size`` (each once up to the
+    180-degree turn), from the entries of ``depth - 2`` stones for depth 3 and more."""
     from boardai.games.hex.board import HexBoard
     names = HexBoard(size)
     n = size * size
     out: set[tuple[int, ...]] = set()
-    for c in range(n):
-        if openings[names.move_name(c)] == "white":
-            out.add(_canonical((c,), n)[0])
-        else:
-            out.update(_canonical((c, r), n)[0] for r in range(n) if r != c)
+    if depth == 1:       # the openings White wins (the table says Black's lose for White)
+        return sorted({_canonical((c,), n)[0] for c in range(n)
+                       if openings[names.move_name(c)] == "white"})
+    if depth == 2:
+        for c in range(n):
+            if openings[names.move_name(c)] == "black":
+                out.update(_canonical((c, r), n)[0] for r in range(n) if r != c)
+        return sorted(out)
+    for key, move in entries.items():
+        if len(key) != depth - 2 or move is None:
+            continue
+        after = key + (move,)
+        taken = set(after)
+        for r in range(n):
+            if r not in taken:
+                out.add(_canonical(after + (r,), n)[0])
     return sorted(out)
 
 
@@ -696,7 +724,11 @@ def _read_replies(path: Path) -> dict[int, dict[tuple[int, ...], int | None]]:
         out[size] = {tuple(names.parse_move(m) for m in key.split()):
                      (None if move is None else names.parse_move(move))
                      for key, move in positions.items()}
+        _BOOK_DEPTH[size] = max((len(k) for k in out[size]), default=0)
     return out
+
+
+_BOOK_DEPTH: dict[int, int] = {}     # size -> most stones of a position in the book read
 
 
 def book_reply(board) -> int | None:
@@ -705,10 +737,8 @@ def book_reply(board) -> int | None:
     if board.width != board.height or board.swap_allowed:
         return None
     stack = list(board.move_stack)
-    if not 1 <= len(stack) <= 2:
-        return None
     entries = reply_book().get(board.width)
-    if not entries:
+    if not entries or not 1 <= len(stack) <= _BOOK_DEPTH.get(board.width, 0):
         return None
     n = board.width * board.height
     key, turned = _canonical(tuple(stack), n)
@@ -719,12 +749,12 @@ def book_reply(board) -> int | None:
 
 
 def build_reply_book(sizes, out=REPLIES_PATH, time_limit: float | None = None,
-                     progress=None, checkpoint_every: int = 20) -> dict[int, int]:
-    """Solve every position of the reply book for each size (which must be in the opening
-    table) and write it to ``out`` (JSON), every ``checkpoint_every`` positions as it goes: run
-    again, it goes on from what the file holds.  A position not solved within ``time_limit``
-    seconds is left out.  ``progress(done, total, key, move, seconds)`` after each position.
-    Returns size -> positions left unsolved."""
+                     progress=None, checkpoint_every: int = 20, depth: int = 2) -> dict[int, int]:
+    """Solve every position of the reply book up to ``depth`` stones for each size (which must
+    be in the opening table) and write it to ``out`` (JSON), every ``checkpoint_every``
+    positions as it goes: run again, it goes on from what the file holds.  A position not
+    solved within ``time_limit`` seconds is left out.  ``progress(done, total, key, move,
+    seconds)`` after each position.  Returns size -> positions left unsolved."""
     from boardai.games.hex.board import HexBoard
     out = Path(out)
     table = opening_table()
@@ -735,9 +765,11 @@ def build_reply_book(sizes, out=REPLIES_PATH, time_limit: float | None = None,
     def save() -> None:
         text = json.dumps({
             "about": "winning move of every position of one stone (White to move) or two stones "
-                     "(Black to move) whose side to move wins, null where it loses; a position "
-                     "and its 180-degree turn share one entry; built by `boardai book hex "
-                     "--replies`",
+                     "(Black to move) whose side to move wins, and deeper of the positions after "
+                     "the book's own moves and any answer; null where the side to move loses; a "
+                     "position is its stones (Black's and White's cells in increasing order, "
+                     "alternating) and shares its entry with its 180-degree turn; built by "
+                     "`boardai book hex --replies`",
             "positions": {str(size): {" ".join(HexBoard(size).move_name(c) for c in key):
                                       (None if mv is None else HexBoard(size).move_name(mv))
                                       for key, mv in sorted(entries.items())}
@@ -751,28 +783,40 @@ def build_reply_book(sizes, out=REPLIES_PATH, time_limit: float | None = None,
             raise ValueError(f"no solved openings for {size}x{size}: run `boardai book hex "
                              f"--sizes {size}` first")
         entries = found.setdefault(size, {})
-        todo = [p for p in _book_positions(size, table[size]) if p not in entries]
-        total = len(todo) + len(entries)
         unsolved[size] = 0
-        for i, cells in enumerate(todo):
-            board = HexBoard.from_moves(list(cells), size)
-            t0 = time.perf_counter()
-            answer = engine_move(board, time_limit)
-            seconds = time.perf_counter() - t0
-            if answer is None:
-                unsolved[size] += 1
-                move = "unsolved"
-            else:
-                move_cell, info = answer
-                wins = info["winner"] == _colour(int(board.turn))
-                entries[cells] = move_cell if wins else None
-                move = board.move_name(move_cell) if wins else None
-            if progress is not None:
-                progress(len(entries), total, " ".join(board.move_name(c) for c in cells), move,
-                         seconds)
-            if (i + 1) % checkpoint_every == 0:
-                save()
+        for stones in range(1, depth + 1):
+            todo = [p for p in _book_positions(size, table[size], stones, entries)
+                    if p not in entries]
+            unsolved[size] += _solve_book_positions(size, todo, entries, time_limit, progress,
+                                                    checkpoint_every, save)
         save()
     global _REPLIES
     _REPLIES = None
+    return unsolved
+
+
+def _solve_book_positions(size, todo, entries, time_limit, progress, checkpoint_every,
+                          save) -> int:
+    """Solve ``todo`` into ``entries``; the number left unsolved."""
+    from boardai.games.hex.board import HexBoard
+    total = len(todo) + len(entries)
+    unsolved = 0
+    for i, cells in enumerate(todo):
+        board = HexBoard.from_moves(list(cells), size)
+        t0 = time.perf_counter()
+        answer = engine_move(board, time_limit)
+        seconds = time.perf_counter() - t0
+        if answer is None:
+            unsolved += 1
+            move = "unsolved"
+        else:
+            move_cell, info = answer
+            wins = info["winner"] == _colour(int(board.turn))
+            entries[cells] = move_cell if wins else None
+            move = board.move_name(move_cell) if wins else None
+        if progress is not None:
+            progress(len(entries), total, " ".join(board.move_name(c) for c in cells), move,
+                     seconds)
+        if (i + 1) % checkpoint_every == 0:
+            save()
     return unsolved
