@@ -93,6 +93,17 @@ def report(store: Store, match_key: str, size: int, ours: str) -> dict:
         r = rows[name]
         print(f"{name:8} {r['table'] or '?':6} {r.get('ours_black', '-'):11} "
               f"{r.get('ours_white', '-'):11}")
+    print("\nthe same on the board: per opening cell, the table's winner (b/w, ? unknown), then "
+          "ours as Black and ours as White (+ won, - lost, . not played)")
+    mark = {"won": "+", "lost": "-", "draw": "="}
+    for r in range(size):
+        cells = []
+        for c in range(size):
+            name = board.move_name(r * size + c)
+            row = rows.get(name, {})
+            cells.append(f"{(table.get(name) or '?')[0]}{mark.get(row.get('ours_black'), '.')}"
+                         f"{mark.get(row.get('ours_white'), '.')}")
+        print(" " * (2 * r) + " ".join(cells))
     p = score / n if n else 0.0
     half = 1.96 * math.sqrt(max(p * (1 - p), 1e-9) / n) if n else 0.0
     print(f"\n{ours} against MoHex, {size}x{size}: {score:g}/{n} = {100 * p:.1f}% "

@@ -148,6 +148,19 @@ def format_playouts(result: dict) -> str:
 
 # --- MCTS simulations per second ------------------------------------------------------------
 
+def _without_solver(spec: str) -> str:
+    """``spec`` with ``solver=0`` added for engines that have the option and were not given it:
+    a simulation rate means nothing when the exact solver answers first."""
+    from boardai.engines.registry import all_engines, engine_options, parse_spec
+
+    name, opts = parse_spec(spec)
+    cls = all_engines().get(name)
+    if cls is None or "solver" in opts or \
+            not any(o.name == "solver" for o in engine_options(cls)):
+        return spec
+    return spec + ("," if ":" in spec else ":") + "solver=0"
+
+
 def mcts_sims_per_second(spec: str, game: str, width: int, height: int, seconds: float,
                          blocked=()) -> float:
     """Simulations per second of the engine ``spec`` searching the empty board for ``seconds``.
@@ -160,6 +173,7 @@ def mcts_sims_per_second(spec: str, game: str, width: int, height: int, seconds:
     from boardai.engines.registry import make_engine
 
     board = get_game(game).new_board((width, height), blocked=blocked)
+    spec = _without_solver(spec)
     warm = make_engine(spec)
     warm.play(board, Limit(sims=200))
     warm.close()
