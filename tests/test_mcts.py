@@ -411,6 +411,14 @@ def test_moves_the_solver_refuted_are_never_played(monkeypatch):
     monkeypatch.setattr(hex_player.Player, "move", lambda self, b, budget, every: None)
     monkeypatch.setattr(hex_player.Player, "known_outcomes",
                         staticmethod(lambda b: {m: -1 for m in everything_else}))
-    result = make_engine("mcts:seed=9,solver=0.3").analyse(board, Limit(time=0.3))
+    result = make_engine("mcts:seed=9,solver=0.3").play(board, Limit(time=0.3))
     assert result.name == "b4"
     assert all(m.winrate == 0.0 for m in result.moves if m.name != "b4")
+
+
+def test_analysis_keeps_the_trees_statistics_without_the_solver():
+    """analyse wants every move's visits: the root solver (which would answer a won 4x4
+    position at once, with no visits) stays out of it."""
+    board, wins = _won_hex_positions(4, 1, 10)[0]
+    result = make_engine("mcts:seed=11,solver=0.9").analyse(board, Limit(time=0.2))
+    assert "solver" not in result.info and sum(m.visits for m in result.moves) > 0

@@ -164,7 +164,7 @@ def test_connect4_course_board_and_engine_reply(client):
 
 
 def test_no_human_move_while_the_engine_thinks(client):
-    s = new_game(client, game="hex", size="7", black="mcts:time=60", white="human")
+    s = new_game(client, game="hex", size="7", black="mcts:time=60,solver=0", white="human")
     gid = s["id"]
     assert s["thinking"] == "black"
     refused(client.post(f"/api/games/{gid}/move", json={"move": "a1"}), 400, "wait for the engine")

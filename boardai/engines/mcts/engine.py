@@ -135,6 +135,7 @@ class MctsEngine(Engine):
         self._tables = MK.new_tables()
         self._pool: ThreadPoolExecutor | None = None
         self._solvers: dict[str, object] = {}
+        self._analysing = False
         self.last_stats: dict = {}
 
     # --- trees --------------------------------------------------------------------------
@@ -307,12 +308,12 @@ class MctsEngine(Engine):
 
     def _root_solver(self, board: Board, seconds: float | None) -> "_RootSolver | None":
         """The exact solver for this move's root (``solver`` option), or None: off, no time
-        limit (a ``sims`` search stays reproducible), or a board the game's solver does not
-        take."""
+        limit (a ``sims`` search stays reproducible), an analysis, or a board the game's solver
+        does not take."""
         share = self.opts.get("solver")
         if share is None:
             share = game_of(board).mcts_solver
-        if not share or seconds is None:
+        if not share or seconds is None or self._analysing:
             return None
         name = board.game_name
         if name not in self._solvers:
@@ -417,6 +418,15 @@ class MctsEngine(Engine):
         if board.is_game_over():
             return PlayResult(-1, "resign", resign=True)
         return self.search(board, limit)
+
+    def analyse(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        """As ``play``, but every move gets the trees' statistics: the root solver, whose
+        proof would end the search with one move and no visits, stays out."""
+        self._analysing = True
+        try:
+            return self.play(board, limit)
+        finally:
+            self._analysing = False
 
     def new_game(self, board: Board) -> None:
         for tree in self._trees:
