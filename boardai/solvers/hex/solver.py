@@ -23,6 +23,7 @@ Public face: ``solve(board, time_limit)`` -> ``HexSolveResult``; ``engine_move(b
 
 from __future__ import annotations
 
+import gzip
 import json
 import threading
 import time
@@ -656,7 +657,7 @@ def build_opening_table(sizes, out=OPENINGS_PATH, time_limit: float | None = Non
 #   order of the moves does not matter in Hex), written as moves: Black's cells and White's in
 #   increasing order, alternating ("d4 c5 e4").  A position and its 180-degree turn share one
 #   entry, kept under the smaller cell list; a position whose side to move loses maps to null.
-REPLIES_PATH = OPENINGS_PATH.with_name("hex_replies.json")
+REPLIES_PATH = OPENINGS_PATH.with_name("hex_replies.json.gz")     # gzip-compressed JSON
 _REPLIES: dict[int, dict[tuple[int, ...], int | None]] | None = None
 
 
@@ -716,7 +717,8 @@ def reply_book() -> dict[int, dict[tuple[int, ...], int | None]]:
 
 def _read_replies(path: Path) -> dict[int, dict[tuple[int, ...], int | None]]:
     from boardai.games.hex.board import HexBoard
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    raw = Path(path).read_bytes()
+    data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
     out: dict[int, dict[tuple[int, ...], int | None]] = {}
     for size_text, positions in data["positions"].items():
         size = int(size_text)
@@ -775,7 +777,8 @@ def build_reply_book(sizes, out=REPLIES_PATH, time_limit: float | None = None,
                                       for key, mv in sorted(entries.items())}
                           for size, entries in sorted(found.items())}}, indent=0)
         tmp = out.with_name(out.name + ".tmp")
-        tmp.write_text(text + "\n", encoding="utf-8")
+        data = (text + "\n").encode("utf-8")
+        tmp.write_bytes(gzip.compress(data, mtime=0) if out.suffix == ".gz" else data)
         tmp.replace(out)
 
     for size in sizes:
