@@ -313,7 +313,7 @@ class MctsEngine(Engine):
         share = self.opts.get("solver")
         if share is None:
             share = game_of(board).mcts_solver
-        if not share or seconds is None or self._analysing:
+        if not share or self._analysing:
             return None
         name = board.game_name
         if name not in self._solvers:
@@ -323,7 +323,9 @@ class MctsEngine(Engine):
         if player is None or not player.supports(board):
             return None
         if hasattr(player, "load"):
-            player.load(board)
+            player.load(board)          # also on a sims= search: the warm-up loads it here
+        if seconds is None:
+            return None
         return _RootSolver(player, float(share))
 
     def _answer(self, board: Board, trees: list[_Tree], results, clock: Stopwatch,

@@ -343,7 +343,7 @@ class _Solver:
         black, white, h, hr = pos
         t0 = last = time.perf_counter()
         n0 = int(self.stats[0])
-        slice_nodes = 16          # grown to about SLICE_S of work from the measured rate
+        slice_nodes = 1           # grown to about SLICE_S of work from the measured rate
         while True:
             phi, delta, _ = _tt_value(self.keys, self.vals, h, hr)
             if phi == 0:
