@@ -66,7 +66,7 @@ class GuidedMcts(MctsEngine):
     name = "guided-mcts"
     summary = "MCTS with PUCT selection, priors and values from an evaluator (the nn engine's search)"
     options = tuple(o for o in MctsEngine.options
-                    if o.name not in ("c", "rave", "rave_bias", "expand", "threads")) + (
+                    if o.name not in ("c", "rave", "rave_bias", "expand", "threads", "solver")) + (
         Option("c_puct", float, 1.5, "PUCT exploration constant", min=0, max=100),
         Option("fpu", float, 0.25, "first-play urgency: an unvisited move's value is its "
                "parent's minus this", min=0, max=1),
@@ -95,6 +95,11 @@ class GuidedMcts(MctsEngine):
         priors = tree.flts[first:first + k, puct.PRIOR]
         priors[:] = (1.0 - eps) * priors + eps * noise
         return True
+
+    def _root_solver(self, board, seconds):
+        """The root solver is not wired into the PUCT search yet (its root expansion sets
+        priors the plain MCTS's does not): never used here."""
+        return None
 
     def _run_tree(self, tree: _Tree, state: np.ndarray, params: np.ndarray, sims: int | None,
                   deadline: float | None,
