@@ -332,8 +332,7 @@ def test_book_hex_replies_command(tmp_path):
 
 def test_shipped_reply_book_matches_the_solver():
     """Every shipped entry of 3x3..5x5 is a winning move by the solver; 6x6 and 7x7 are there
-    with a move for each of their positions (7x7 every one of up to 2 stones, and part of the
-    3- and 4-stone ones)."""
+    with a move for each of their positions (7x7 to 4 stones)."""
     book = hex_solver.reply_book()
     for size in (3, 4, 5):
         for key, move in book[size].items():
