@@ -246,27 +246,22 @@ class MctsEngine(Engine):
             on_info = self.on_info
             report = lambda done, depth: on_info(   # noqa: E731
                 self._answer(board, trees, [(done * self.threads, depth)], clock, final=False))
-        if solver is not None and self.threads == 1:
+        beside = solver if self.threads > 1 else None      # the solver's own thread
+        if solver is not None and beside is None:
             proof = solver.run(board, clock.start + seconds * solver.share)
             if proof is not None:
                 return self._proved(board, solver, proof, clock)
             self._mark_refuted(trees, state, params, solver.refuted(board))
-        if solver is not None and self.threads > 1:
-            trees = trees[:self.threads - 1]      # one thread goes to the solver
         stop = self.stop
-        if solver is not None and self.threads > 1:
-            stop = solver.stop_also(self.stop)
-        if len(trees) == 1 and solver is None:
+        if beside is not None:
+            trees = trees[:self.threads - 1]      # one thread goes to the solver
+            stop = beside.stop_also(self.stop)
+        if len(trees) == 1 and beside is None:
             results = [self._run_tree(trees[0], state, params, sims, deadline, report)]
         else:
-            workers = len(trees) + (1 if solver is not None else 0)
-            if self._pool is None or self._pool._max_workers < workers:
-                if self._pool is not None:
-                    self._pool.shutdown(wait=True)
-                self._pool = ThreadPoolExecutor(max_workers=max(workers, self.threads))
-            proving = None
-            if solver is not None:
-                proving = self._pool.submit(solver.run, board, deadline)
+            if self._pool is None:       # one worker a thread: the trees, or the trees and the solver
+                self._pool = ThreadPoolExecutor(max_workers=self.threads)
+            proving = None if beside is None else self._pool.submit(beside.run, board, deadline)
             shares = [None] * len(trees) if sims is None else \
                 [sims // len(trees) + (1 if i < sims % len(trees) else 0) for i in range(len(trees))]
             futures = [self._pool.submit(self._run_tree, t, state, params, s, deadline,

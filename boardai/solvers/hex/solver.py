@@ -772,9 +772,7 @@ def build_reply_book(sizes, out=REPLIES_PATH, time_limit: float | None = None,
                      "position is its stones (Black's and White's cells in increasing order, "
                      "alternating) and shares its entry with its 180-degree turn; built by "
                      "`boardai book hex --replies`",
-            "positions": {str(size): {" ".join(HexBoard(size).move_name(c) for c in key):
-                                      (None if mv is None else HexBoard(size).move_name(mv))
-                                      for key, mv in sorted(entries.items())}
+            "positions": {str(size): _named_entries(HexBoard(size), entries)
                           for size, entries in sorted(found.items())}}, indent=0)
         tmp = out.with_name(out.name + ".tmp")
         data = (text + "\n").encode("utf-8")
@@ -796,6 +794,12 @@ def build_reply_book(sizes, out=REPLIES_PATH, time_limit: float | None = None,
     global _REPLIES
     _REPLIES = None
     return unsolved
+
+
+def _named_entries(names, entries: dict[tuple[int, ...], int | None]) -> dict[str, str | None]:
+    """Book entries with cells written as move names (one board names them all)."""
+    return {" ".join(names.move_name(c) for c in key):
+            (None if mv is None else names.move_name(mv)) for key, mv in sorted(entries.items())}
 
 
 def _solve_book_positions(size, todo, entries, time_limit, progress, checkpoint_every,
