@@ -167,6 +167,44 @@ def test_stopped_search_returns_none_and_leaves_the_table_correct():
         assert solver.solve(board) == exhaustive(board)
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10 ** 9), size=st.sampled_from([(7, 6), (5, 4), (4, 4)]),
+       below=st.integers(0, 6), weak=st.booleans())
+def test_a_known_floor_gives_the_same_score(seed, size, below, weak):
+    """``at_least`` (any true lower bound, the exact score included) changes the work, not
+    the answer; ``best_move`` with it keeps the score too."""
+    w, h = size
+    board = positions(seed, w, h, empties=8, count=1)[0]
+    expected = exhaustive(board)
+    solver = Solver(w, h, tt_bits=16)         # a fresh table: no bounds left by other calls
+    floor = expected - below
+    got = solver.solve(board, weak=weak, at_least=floor)
+    assert got == ((expected > 0) - (expected < 0) if weak else expected)
+    solver.reset()
+    assert solver.best_move(board, at_least=floor)[0] == expected
+
+
+def test_solve_takes_the_floor_from_the_book_position_before(tmp_path):
+    """One move past the book, a position starts from minus the book's score of its parent
+    (exact after a best move), and scores what a search without the book finds."""
+    from boardai.solvers.connect4.lines import LineSolver
+
+    book = build_book(2, tmp_path / "book.npz", width=5, height=4, tt_bits=16)
+    lines = LineSolver(5, 4, tt_bits=16, early_tt_bits=16)
+    lines.book = book
+    plain = Solver(5, 4, tt_bits=16)
+    assert lines.floor(Connect4Board(5, 4)) is None
+    exact_floors = 0
+    for board in positions_at(3, 5, 4):
+        before = board.copy()
+        before.pop()
+        assert lines.floor(board) == -book.get(before)
+        score, from_book = lines.score(board)
+        assert not from_book and score == plain.solve(board)
+        exact_floors += score == lines.floor(board)
+    assert exact_floors > 0                      # some third stones are best moves
+
+
 def test_moves_left_and_classes():
     board = Connect4Board.from_position("445566")
     assert moves_left(18, board.ply) == 1                 # X wins with the next stone

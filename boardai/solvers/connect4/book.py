@@ -229,7 +229,7 @@ def build_lines(max_ply: int, out: str | os.PathLike = BOOK_PATH, tt_bits: int =
                 if found is None:
                     found = _best_from_children(book, board, order)
                 if found is None:
-                    found = solver.best_move(board)
+                    found = solver.best_move(board, at_least=_floor(book, entries, board))
                 score, col = found
                 entries[key] = (score, book.oriented(board, col))
                 if time.monotonic() - last > SAVE_EVERY_S:
@@ -251,6 +251,17 @@ def build_lines(max_ply: int, out: str | os.PathLike = BOOK_PATH, tt_bits: int =
     extended.save(out)
     partial.unlink(missing_ok=True)
     return extended
+
+
+def _floor(book: Book, entries: dict[int, tuple[int, int]], board: Connect4Board) -> int | None:
+    """Minus the known score of the position one move before ``board`` (a score ``board``
+    reaches), from the lines built so far or the book; None if neither holds it."""
+    if board.ply == 0:
+        return None
+    before = board.copy()
+    before.pop()
+    known = entries.get(book.key(before))
+    return -known[0] if known is not None else (None if (s := book.get(before)) is None else -s)
 
 
 def _best_from_children(book: Book, board: Connect4Board, order: list[int]) -> tuple[int, int] | None:

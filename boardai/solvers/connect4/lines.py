@@ -20,6 +20,12 @@ from boardai.games.connect4.board import Connect4Board
 from boardai.solvers.connect4.book import Book, move_score, shipped_book
 from boardai.solvers.connect4.solver import DEFAULT_TT_BITS, FULL_COLUMN, Solver
 
+# Positions of up to EARLY_STONES stones (off the book) are solved with a second, larger table:
+# there a 2**24-entry table needs half the nodes of the 2**20 that suits deeper positions
+# (4453: 4.0 s against 5.8 s; from 8 stones on the small table is as fast or faster).
+EARLY_STONES = 6
+EARLY_TT_BITS = 24
+
 
 @dataclass
 class LineResult:
@@ -58,12 +64,23 @@ class LineSolver:
     analyze: bool = False
     use_book: bool = True
     tt_bits: int = DEFAULT_TT_BITS
+    early_tt_bits: int = EARLY_TT_BITS
     solver: Solver = field(init=False)
     book: Book | None = field(init=False)
+    _early: Solver | None = field(init=False, default=None)
 
     def __post_init__(self):
         self.solver = Solver(self.width, self.height, self.tt_bits)
         self.book = shipped_book() if self.use_book else None
+
+    def solver_for(self, board: Connect4Board) -> Solver:
+        """The solver for ``board``: the one with the larger table (made on first use) for
+        positions of up to EARLY_STONES stones, the usual one after."""
+        if board.ply > EARLY_STONES or self.early_tt_bits <= self.tt_bits:
+            return self.solver
+        if self._early is None:
+            self._early = Solver(self.width, self.height, self.early_tt_bits)
+        return self._early
 
     def parse(self, text: str) -> Connect4Board:
         """The board a line's first token describes; ValueError with the reason if it is bad."""
@@ -88,13 +105,24 @@ class LineSolver:
             raise ValueError(f"the position is already won ({out.winner} made four)")
         return board
 
+    def floor(self, board: Connect4Board) -> int | None:
+        """A score ``board`` is known to reach from the book: minus the book's score of the
+        position one move before (exact when that move was a best one); None if not held."""
+        if self.book is None or board.ply == 0:
+            return None
+        before = board.copy()
+        before.pop()
+        s = self.book.get(before)
+        return None if s is None else -s
+
     def score(self, board: Connect4Board, seconds: float | None = None) -> tuple[int | None, bool]:
         """Score of ``board`` and whether it came from the book (None: not within ``seconds``)."""
         if self.book is not None:
             s = self.book.get(board)
             if s is not None:
                 return (s > 0) - (s < 0) if self.weak else s, True
-        return self.solver.solve(board, self.weak, seconds=seconds), False
+        return self.solver_for(board).solve(board, self.weak, seconds=seconds,
+                                            at_least=self.floor(board)), False
 
     def solve_line(self, number: int, text: str) -> LineResult:
         try:
@@ -105,14 +133,15 @@ class LineSolver:
         tokens = text.split(None, 1)
         if len(tokens) > 1 and tokens[1].strip():
             res.extra = tokens[1].strip()
-        nodes = self.solver.nodes
+        solver = self.solver_for(board)
+        nodes = solver.nodes
         t = time.perf_counter()
         if self.analyze:
             res.scores = self.analyze_board(board)
         else:
             res.score, res.from_book = self.score(board)
         res.micros = (time.perf_counter() - t) * 1e6
-        res.nodes = self.solver.nodes - nodes
+        res.nodes = solver.nodes - nodes
         return res
 
     def analyze_board(self, board: Connect4Board, seconds: float | None = None) -> list[int] | None:
@@ -121,7 +150,7 @@ class LineSolver:
         if board.is_game_over():
             return [FULL_COLUMN] * self.width
         if self.book is None or board.ply + 1 > self.book.depth:
-            return self.solver.analyze(board, self.weak, seconds=seconds)
+            return self.solver_for(board).analyze(board, self.weak, seconds=seconds)
         scores = []
         start = time.perf_counter()
 

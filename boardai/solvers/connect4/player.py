@@ -58,7 +58,7 @@ class Player:
             best = max(legal, key=lambda c: all_scores[c])   # first of the best, centre first
             scores = {c: all_scores[c] for c in legal}
         else:
-            answer = lines.solver.best_move(board, seconds=budget)
+            answer = lines.solver.best_move(board, seconds=budget, at_least=lines.floor(board))
             if answer is None:
                 return None
             s, best = answer

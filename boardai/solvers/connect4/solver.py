@@ -58,6 +58,7 @@ SYM_PLIES = 12       # the search folds mirror images together in positions of f
 S_NODES, S_LIMIT, S_ABORTED = 0, 1, 2
 NO_LIMIT = np.iinfo(np.int64).max
 ABORTED = -2000      # what the jitted entry points return when the node budget ran out
+NO_BOUND = 1000      # solve_bits without a known bound (at_least=-NO_BOUND, at_most=NO_BOUND)
 
 
 def make_geometry(width: int, height: int, mirror: bool = True,
@@ -305,10 +306,14 @@ def _store(tt, slot, tag, lo, hi):
 
 
 @njit(cache=True, nogil=True)
-def solve_bits(cur, mask, n, weak, geo, order, tt, work, stats):
+def solve_bits(cur, mask, n, weak, geo, order, tt, work, stats, at_least=-NO_BOUND,
+               at_most=NO_BOUND):
     """Exact score (or with ``weak`` only its sign: -1, 0, 1) of a position not yet decided.
 
-    Null-window searches narrow [min, max] until they meet, probing near 0 first (Pons).
+    Null-window searches narrow [min, max] until they meet, probing near 0 first (Pons).  A
+    known bound (``at_least``/``at_most``: the score is within them, e.g. from an opening book's
+    score of the position before) narrows the start, and the first probe is at that bound: a
+    position reached by a best move scores exactly its bound, which one cheap test confirms.
     """
     nbits = 0
     while (np.int64(1) << nbits) < tt.shape[0]:
@@ -324,9 +329,22 @@ def solve_bits(cur, mask, n, weak, geo, order, tt, work, stats):
     if weak:
         lo = -1
         hi = 1
+        at_least = max(-1, min(1, at_least))
+        at_most = max(-1, min(1, at_most))
+    probe = NO_BOUND
+    if at_least > lo:
+        lo = min(at_least, hi)
+        probe = lo
+    if at_most < hi:
+        hi = max(at_most, lo)
+        if probe == NO_BOUND:
+            probe = hi - 1
     while lo < hi:
         med = lo + (hi - lo) // 2
-        if med <= 0 and lo // 2 < med:
+        if probe != NO_BOUND and lo <= probe < hi:
+            med = probe
+            probe = NO_BOUND
+        elif med <= 0 and lo // 2 < med:
             med = lo // 2
         elif med >= 0 and hi // 2 > med:
             med = hi // 2
@@ -377,7 +395,7 @@ def analyze_bits(cur, mask, n, weak, geo, order, tt, work, stats, out):
 
 
 @njit(cache=True, nogil=True)
-def best_move_bits(cur, mask, n, geo, order, tt, work, stats):
+def best_move_bits(cur, mask, n, geo, order, tt, work, stats, at_least=-NO_BOUND):
     """(score, column) of a best move: the position is solved exactly, then the columns are tried
     centre first with one null-window test each (does this move keep the score?) until one
     does.  Much cheaper than scoring every column, since the solve leaves the bounds in the table.
@@ -389,7 +407,7 @@ def best_move_bits(cur, mask, n, geo, order, tt, work, stats):
         c = order[i]
         if possible & wins & (colmask << (np.uint64(c) * stride)):
             return ceil - n // 2, c
-    s = solve_bits(cur, mask, n, False, geo, order, tt, work, stats)
+    s = solve_bits(cur, mask, n, False, geo, order, tt, work, stats, at_least)
     if s == ABORTED:
         return ABORTED, -1
     nbits = 0
@@ -485,15 +503,18 @@ class Solver:
             timer.cancel()
 
     def solve(self, board, weak: bool = False, max_nodes: int | None = None,
-              seconds: float | None = None) -> int | None:
+              seconds: float | None = None, at_least: int | None = None) -> int | None:
         """Score of ``board`` (a Connect4Board) for the side to move; ``weak``: only its sign.
 
         With ``max_nodes`` or ``seconds``, None when the search needs more than that.
+        ``at_least``: a score the position is known to reach (from a book: minus the score of
+        the position before it); the search starts there.
         """
         cur, mask, n = self._bits(board)
         self._budget(max_nodes)
+        floor = -NO_BOUND if at_least is None else int(at_least)
         r = int(self._timed(seconds, lambda: solve_bits(cur, mask, n, weak, self.geo, self.order,
-                                                        self.tt, self.work, self.stats)))
+                                                        self.tt, self.work, self.stats, floor)))
         return None if r == ABORTED else r
 
     def analyze(self, board, weak: bool = False, max_nodes: int | None = None,
@@ -512,16 +533,18 @@ class Solver:
         return [int(v) for v in out]
 
 
-    def best_move(self, board, max_nodes: int | None = None,
-                  seconds: float | None = None) -> tuple[int, int] | None:
+    def best_move(self, board, max_nodes: int | None = None, seconds: float | None = None,
+                  at_least: int | None = None) -> tuple[int, int] | None:
         """(score, column) of a move that keeps the position's exact score, centre first among
-        equals: the fastest win, the slowest loss, or a draw kept.  None if out of budget."""
+        equals: the fastest win, the slowest loss, or a draw kept.  None if out of budget.
+        ``at_least`` as in ``solve``."""
         cur, mask, n = self._bits(board)
         if board.is_game_over():
             raise ValueError("the game is over: no move to choose")
         self._budget(max_nodes)
+        floor = -NO_BOUND if at_least is None else int(at_least)
         s, c = self._timed(seconds, lambda: best_move_bits(cur, mask, n, self.geo, self.order,
-                                                           self.tt, self.work, self.stats))
+                                                           self.tt, self.work, self.stats, floor))
         if s == ABORTED:
             return None
         return int(s), int(c)
