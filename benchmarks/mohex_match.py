@@ -155,7 +155,15 @@ def main() -> None:
             with runner_for_backend("local", 1) as runner:
                 run_match(plan, games, store, runner, None, progress)
             print(file=sys.stderr)
-        out = report(store, plan.key, args.size, ours)
+        key = plan.key
+        if args.report and not store.games(key):
+            # a store copied from elsewhere: its MoHex path and start-up file differ, so take
+            # its one match of this engine spec and size
+            found = [m.match_key for m in store.matches()
+                     if m.engine_a == ours and m.width == args.size]
+            if len(found) == 1:
+                key = found[0]
+        out = report(store, key, args.size, ours)
     if args.json:
         print(json.dumps(out))
 
