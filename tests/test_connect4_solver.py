@@ -205,6 +205,26 @@ def test_solve_takes_the_floor_from_the_book_position_before(tmp_path):
     assert exact_floors > 0                      # some third stones are best moves
 
 
+def test_solve_answers_every_shallow_position_and_the_engine_lines_from_the_book():
+    """The shipped book holds every position of up to its depth and the engine's lines:
+    ``solve`` answers them without a node of search."""
+    from boardai.solvers.connect4.lines import LineSolver
+
+    lines = LineSolver(tt_bits=16, early_tt_bits=16)
+    book = lines.book
+    assert book.depth >= 3 and book.lines_ply >= 9
+    rng = random.Random(3)
+    texts = ["".join(rng.choice("1234567") for _ in range(rng.randint(1, book.depth)))
+             for _ in range(40)]
+    board = Connect4Board(7, 6)                 # the engine's own line against itself
+    while board.ply < book.lines_ply:
+        board.push(book.best_move(board)[1])
+        texts.append(board.position)
+    for number, text in enumerate(texts, 1):
+        result = lines.solve_line(number, text)
+        assert result.error is None and result.from_book and result.nodes == 0, text
+
+
 def test_moves_left_and_classes():
     board = Connect4Board.from_position("445566")
     assert moves_left(18, board.ply) == 1                 # X wins with the next stone
