@@ -211,6 +211,10 @@ def build_lines(max_ply: int, out: str | os.PathLike = BOOK_PATH, tt_bits: int =
             np.savez(f, keys=np.array(list(entries), dtype=np.uint64), scores=vals[:, 0],
                      moves=vals[:, 1])
 
+    def known_score(b: Connect4Board) -> int | None:      # the lines built so far, else the book
+        k = book.key(b)
+        return entries[k][0] if k in entries else book.get(b)
+
     solver = Solver(width, height, tt_bits)
     order = solver.order.tolist()
     empty = Connect4Board(width, height)
@@ -229,7 +233,7 @@ def build_lines(max_ply: int, out: str | os.PathLike = BOOK_PATH, tt_bits: int =
                 if found is None:
                     found = _best_from_children(book, board, order)
                 if found is None:
-                    found = solver.best_move(board, at_least=_floor(book, entries, board))
+                    found = solver.best_move(board, at_least=floor(board, known_score))
                 score, col = found
                 entries[key] = (score, book.oriented(board, col))
                 if time.monotonic() - last > SAVE_EVERY_S:
@@ -253,15 +257,15 @@ def build_lines(max_ply: int, out: str | os.PathLike = BOOK_PATH, tt_bits: int =
     return extended
 
 
-def _floor(book: Book, entries: dict[int, tuple[int, int]], board: Connect4Board) -> int | None:
-    """Minus the known score of the position one move before ``board`` (a score ``board``
-    reaches), from the lines built so far or the book; None if neither holds it."""
+def floor(board: Connect4Board, score_of) -> int | None:
+    """A score ``board`` is known to reach: minus ``score_of`` the position one move before
+    (exact when that move was a best one); None if that score is not known."""
     if board.ply == 0:
         return None
     before = board.copy()
     before.pop()
-    known = entries.get(book.key(before))
-    return -known[0] if known is not None else (None if (s := book.get(before)) is None else -s)
+    s = score_of(before)
+    return None if s is None else -s
 
 
 def _best_from_children(book: Book, board: Connect4Board, order: list[int]) -> tuple[int, int] | None:

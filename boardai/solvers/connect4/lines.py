@@ -17,7 +17,7 @@ from typing import Iterable, Iterator
 
 from boardai.games.base import MoveError
 from boardai.games.connect4.board import Connect4Board
-from boardai.solvers.connect4.book import Book, move_score, shipped_book
+from boardai.solvers.connect4.book import Book, floor, move_score, shipped_book
 from boardai.solvers.connect4.solver import DEFAULT_TT_BITS, FULL_COLUMN, Solver
 
 # Positions of up to EARLY_STONES stones (off the book) are solved with a second, larger table:
@@ -106,14 +106,8 @@ class LineSolver:
         return board
 
     def floor(self, board: Connect4Board) -> int | None:
-        """A score ``board`` is known to reach from the book: minus the book's score of the
-        position one move before (exact when that move was a best one); None if not held."""
-        if self.book is None or board.ply == 0:
-            return None
-        before = board.copy()
-        before.pop()
-        s = self.book.get(before)
-        return None if s is None else -s
+        """A score ``board`` is known to reach from the book (``book.floor``), or None."""
+        return None if self.book is None else floor(board, self.book.get)
 
     def score(self, board: Connect4Board, seconds: float | None = None) -> tuple[int | None, bool]:
         """Score of ``board`` and whether it came from the book (None: not within ``seconds``)."""

@@ -58,7 +58,7 @@ SYM_PLIES = 12       # the search folds mirror images together in positions of f
 S_NODES, S_LIMIT, S_ABORTED = 0, 1, 2
 NO_LIMIT = np.iinfo(np.int64).max
 ABORTED = -2000      # what the jitted entry points return when the node budget ran out
-NO_BOUND = 1000      # solve_bits without a known bound (at_least=-NO_BOUND, at_most=NO_BOUND)
+NO_BOUND = 1000      # solve_bits without a known floor: at_least=-NO_BOUND
 
 
 def make_geometry(width: int, height: int, mirror: bool = True,
@@ -306,14 +306,13 @@ def _store(tt, slot, tag, lo, hi):
 
 
 @njit(cache=True, nogil=True)
-def solve_bits(cur, mask, n, weak, geo, order, tt, work, stats, at_least=-NO_BOUND,
-               at_most=NO_BOUND):
+def solve_bits(cur, mask, n, weak, geo, order, tt, work, stats, at_least=-NO_BOUND):
     """Exact score (or with ``weak`` only its sign: -1, 0, 1) of a position not yet decided.
 
     Null-window searches narrow [min, max] until they meet, probing near 0 first (Pons).  A
-    known bound (``at_least``/``at_most``: the score is within them, e.g. from an opening book's
-    score of the position before) narrows the start, and the first probe is at that bound: a
-    position reached by a best move scores exactly its bound, which one cheap test confirms.
+    known floor (``at_least``, e.g. minus an opening book's score of the position before)
+    raises the minimum, and the first probe is at it: a position reached by a best move scores
+    exactly its floor, which one null-window test confirms.
     """
     nbits = 0
     while (np.int64(1) << nbits) < tt.shape[0]:
@@ -330,15 +329,10 @@ def solve_bits(cur, mask, n, weak, geo, order, tt, work, stats, at_least=-NO_BOU
         lo = -1
         hi = 1
         at_least = max(-1, min(1, at_least))
-        at_most = max(-1, min(1, at_most))
     probe = NO_BOUND
     if at_least > lo:
         lo = min(at_least, hi)
         probe = lo
-    if at_most < hi:
-        hi = max(at_most, lo)
-        if probe == NO_BOUND:
-            probe = hi - 1
     while lo < hi:
         med = lo + (hi - lo) // 2
         if probe != NO_BOUND and lo <= probe < hi:
