@@ -227,3 +227,55 @@ def test_analyse_gives_each_move_its_prior_visits_and_value(tmp_path):
     assert 64 - 8 <= sum(m.visits for m in result.moves) <= 64   # the first batch is the root
     plain = make_engine("mcts:seed=1").analyse(board, Limit(sims=64))
     assert all(m.prior is None for m in plain.moves)
+
+
+# --- the game's exact solver on the root, as in mcts (solver=S) --------------------------------
+def _won_4x4_positions(count: int, seed: int):
+    """Random 4x4 Hex positions whose side to move wins, with its winning moves."""
+    import random
+
+    from boardai.games.base import Color
+    from boardai.solvers.hex.solver import solve
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        board = get_game("hex").new_board(4)
+        for _ in range(rng.randrange(2, 7)):
+            board.push(rng.choice(list(board.legal_moves)))
+        if board.is_game_over():
+            continue
+        result = solve(board)
+        if result.winner == ("black" if board.turn == Color.BLACK else "white"):
+            found.append((board, {board.parse_move(m) for m in result.winning_moves}))
+    return found
+
+
+def test_root_solver_plays_a_proven_win_in_the_puct_search():
+    engine = GuidedMcts(UniformEvaluator(), solver=0.9, batch=4)
+    for board, wins in _won_4x4_positions(4, 21):
+        result = engine.play(board, Limit(time=5))
+        assert result.move in wins and result.info["solver"] == "win"
+
+
+def test_root_solver_stays_out_of_a_sims_search_in_the_puct_search():
+    board, _ = _won_4x4_positions(1, 22)[0]
+    a = GuidedMcts(RolloutEvaluator(seed=4), solver=0.5, batch=4).play(board, Limit(sims=200))
+    b = GuidedMcts(RolloutEvaluator(seed=4), solver=0, batch=4).play(board, Limit(sims=200))
+    assert (a.move, a.nodes) == (b.move, b.nodes) and "solver" not in a.info
+
+
+def test_moves_the_solver_refuted_are_never_played_by_the_puct_search(monkeypatch):
+    """The refuted root moves are marked after the PUCT root expansion (with its priors): the
+    search plays the one move left, even when the priors favour another."""
+    from boardai.solvers.hex import player as hex_player
+    board = get_game("hex").new_board(5)
+    board.push_many("c3")
+    keep = board.parse_move("b4")
+    favoured = board.parse_move("d2")
+    everything_else = {m for m in board.legal_moves if m != keep}
+    monkeypatch.setattr(hex_player.Player, "move", lambda self, b, budget, every: None)
+    monkeypatch.setattr(hex_player.Player, "known_outcomes",
+                        staticmethod(lambda b: {m: -1 for m in everything_else}))
+    result = GuidedMcts(Favour(favoured), solver=0.3, batch=4).play(board, Limit(time=0.3))
+    assert result.name == "b4"
+    assert all(m.visits == 0 for m in result.moves if m.name != "b4")

@@ -66,7 +66,7 @@ class GuidedMcts(MctsEngine):
     name = "guided-mcts"
     summary = "MCTS with PUCT selection, priors and values from an evaluator (the nn engine's search)"
     options = tuple(o for o in MctsEngine.options
-                    if o.name not in ("c", "rave", "rave_bias", "expand", "threads", "solver")) + (
+                    if o.name not in ("c", "rave", "rave_bias", "expand", "threads")) + (
         Option("c_puct", float, 1.5, "PUCT exploration constant", min=0, max=100),
         Option("fpu", float, 0.25, "first-play urgency: an unvisited move's value is its "
                "parent's minus this", min=0, max=1),
@@ -83,6 +83,7 @@ class GuidedMcts(MctsEngine):
         # into the root's priors at each search, P = (1 - epsilon) P + epsilon noise
         self.root_noise: tuple[float, float] | None = None
         self._noise_rng = np.random.default_rng(self._seed)
+        self._refuted: set[int] = set()      # root moves the solver's table proves lost
 
     def _mix_root_noise(self, tree: _Tree) -> bool:
         """Mix ``root_noise`` into the root children's priors; False while the root has none."""
@@ -96,10 +97,23 @@ class GuidedMcts(MctsEngine):
         priors[:] = (1.0 - eps) * priors + eps * noise
         return True
 
-    def _root_solver(self, board, seconds):
-        """The root solver is not wired into the PUCT search yet (its root expansion sets
-        priors the plain MCTS's does not): never used here."""
-        return None
+    def _mark_refuted(self, trees, state, params, moves) -> None:
+        """The moves the root solver's table refutes are marked once the PUCT search has
+        expanded the root with its priors (``_run_tree``), not by the plain expansion."""
+        self._refuted = set(moves)
+
+    def _apply_refuted(self, tree: _Tree) -> bool:
+        """Mark the root children of ``_refuted`` as proven losses; False while the root has
+        no children yet."""
+        root = tree.root
+        first, k = int(tree.ints[root, MK.CHILD]), int(tree.ints[root, MK.NCHILD])
+        if k == 0:
+            return False
+        for ch in range(first, first + k):
+            if int(tree.ints[ch, MK.MOVE]) in self._refuted:
+                tree.ints[ch, MK.PROOF] = -1
+        self._refuted = set()
+        return True
 
     def _run_tree(self, tree: _Tree, state: np.ndarray, params: np.ndarray, sims: int | None,
                   deadline: float | None,
@@ -113,6 +127,7 @@ class GuidedMcts(MctsEngine):
         done = deepest = 0
         budget = Budget(sims, deadline, self.stop, report, self.INFO_EVERY)
         noised = self.root_noise is None or self._mix_root_noise(tree)
+        marked = not self._refuted or self._apply_refuted(tree)
         while budget.more(done, deepest):
             want = batch if sims is None else min(batch, sims - done)
             n, walks = puct.descend_batch(tree.ints, tree.flts, tree.meta, state, want, states,
@@ -128,6 +143,8 @@ class GuidedMcts(MctsEngine):
             done += walks
             if not noised:
                 noised = self._mix_root_noise(tree)
+            if not marked:
+                marked = self._apply_refuted(tree)
         return done, deepest
 
     def _prior(self, tree: _Tree, child: int) -> float | None:
