@@ -193,8 +193,35 @@ def test_gtp_server_with_mcts_plays_whole_games(opponent):
         served.close()
 
 
+@pytest.mark.parametrize("stones, cells, intruder", [
+    ("d2", ("d1", "e1"), 1),           # Black's second-row stone and its top edge
+    ("d6", ("c7", "d7"), 1),           # ... its bottom edge
+    ("g1 b4", ("a4", "a5"), 0),        # White's second-column stone and its left edge
+    ("a1 f4", ("g3", "g4"), 0),        # ... its right edge
+])
+def test_edge_playouts_save_a_second_row_stones_link_to_its_edge(stones, cells, intruder):
+    """With the edge switch (policy 3) an intrusion into the two cells between a second-row
+    stone and its edge is answered, so the intruder almost never gets both (only when another
+    threat's answer comes first); bridge-only playouts (policy 1) let that happen about a
+    quarter of the time."""
+    from boardai.games.layout import new_rng
+    board = make_board("hex", "7")
+    board.push_many(stones)
+    owner = np.empty(49, dtype=np.int64)
+    work = np.empty(board.state.shape[0] + 64, dtype=np.int64)
+    pair = [board.parse_move(c) for c in cells]
+    lost = {}
+    for policy in (1, 3):
+        rng = new_rng(5)
+        lost[policy] = sum(all(owner[c] == intruder for c in pair)
+                           for _ in range(2000)
+                           if K.playout_policy(board.state, rng, work, owner, policy) >= 0) / 2000
+    assert lost[1] > 0.15 and lost[3] < 0.05
+
+
+@pytest.mark.parametrize("policy", [1, 3])
 @pytest.mark.parametrize("seed", range(4))
-def test_bridge_playout_fills_the_board_and_names_the_right_winner(seed):
+def test_bridge_playout_fills_the_board_and_names_the_right_winner(seed, policy):
     rng = random.Random(seed)
     board = make_board("hex", rng.choice(["5", "7", "4x6"]))
     for _ in range(rng.randrange(0, 8)):
@@ -203,7 +230,7 @@ def test_bridge_playout_fills_the_board_and_names_the_right_winner(seed):
     owner = np.empty(n, dtype=np.int64)
     work = np.empty(board.state.shape[0] + 64, dtype=np.int64)
     from boardai.games.layout import new_rng
-    winner = K.playout_policy(board.state, new_rng(seed), work, owner, 1)
+    winner = K.playout_policy(board.state, new_rng(seed), work, owner, policy)
     final = board.copy()
     empties = [c for c in range(n) if board.cells[c] == 0]
     assert all(owner[c] in (0, 1) for c in empties)
@@ -422,3 +449,13 @@ def test_analysis_keeps_the_trees_statistics_without_the_solver():
     board, wins = _won_hex_positions(4, 1, 10)[0]
     result = make_engine("mcts:seed=11,solver=0.9").analyse(board, Limit(time=0.2))
     assert "solver" not in result.info and sum(m.visits for m in result.moves) > 0
+
+
+def test_playout_switches_are_or_ed_into_the_game_policy():
+    from boardai.games import get_game
+    hex_game, c4 = get_game("hex"), get_game("connect4")
+    assert hex_game.playout_policy({}) == 1                      # bridges on, edges off
+    assert hex_game.playout_policy({"edge": True}) == 3
+    assert hex_game.playout_policy({"bridge": False}) == 0
+    assert c4.playout_policy({}) == 1 and c4.playout_policy({"tactics": False}) == 0
+    assert make_engine("mcts:edge=1").opts["edge"] is True

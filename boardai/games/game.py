@@ -24,14 +24,16 @@ from boardai.games.base import Board, Color
 class PlayoutSwitch:
     """An on/off ``mcts`` option choosing between two of the game's playout policies.
 
-    ``option`` is the spec key (``mcts:bridge=0``); on (the default) plays policy ``on``, off
-    plays ``off``.  Policy numbers are the game's own, read by its ``playout_policy`` kernel.
+    ``option`` is the spec key (``mcts:bridge=0``); on plays policy ``on``, off plays ``off``
+    (``default``: on unless said).  Policy numbers are the game's own bits, read by its
+    ``playout_policy`` kernel: the switches of a game are or-ed together.
     """
 
     option: str
     help: str
     on: int
     off: int = 0
+    default: bool = True
 
 
 @dataclass(frozen=True)
@@ -240,10 +242,11 @@ class Game:
 
     def playout_policy(self, options: dict) -> int:
         """The kernel's playout policy number for these ``mcts`` options (0: uniform)."""
+        policy = 0
         for switch in self.playout_switches:
             value = options.get(switch.option)
-            return switch.on if (value is None or value) else switch.off
-        return 0
+            policy |= switch.on if (switch.default if value is None else value) else switch.off
+        return policy
 
 
 # --- the registry --------------------------------------------------------------------------

@@ -196,12 +196,13 @@ def winning_moves(state, colour, out):
 @njit(cache=True, nogil=True)
 def playout_policy(state, rng, work, owner, policy):
     """``playout`` with one of the game's policies (its description's ``playout_switches``):
-    Hex 1 saves bridges; Connect Four 1 takes wins and blocks threats; 0 and any policy the
-    game lacks are uniform.  ``work``: len(state) + 64."""
+    Hex 1 saves bridges, 3 also the edge templates of second-row stones (2 alone is uniform);
+    Connect Four 1 takes wins and blocks threats; 0 and any policy the game lacks are uniform.
+    ``work``: len(state) + 64."""
     g = state[GAME]
     if g == GAME_HEX:
-        if policy == 1:
-            return hex_playout_bridge(state, rng, work, owner)
+        if policy & 1:
+            return hex_playout_bridge(state, rng, work, owner, (policy & 2) != 0)
         return hex_playout(state, rng, work, owner)
     if g == GAME_CONNECT4:
         if policy == 1:

@@ -38,7 +38,10 @@ HEX = Game(
     rave=True,
     mcts_solver=0.5,        # boards up to 8x8: against MoHex on 7x7, 21.6 % -> 46.9 % (experiments)
     playout_switches=(PlayoutSwitch("bridge", "Hex playouts answer bridge intrusions (slower per "
-                                    "playout, much stronger: docs/experiments.md)", on=1),),
+                                    "playout, much stronger: docs/experiments.md)", on=1),
+                      PlayoutSwitch("edge", "with bridge: Hex playouts also answer intrusions "
+                                    "into a second-row stone's link to its edge", on=2,
+                                    default=False)),
     evaluators=tuple(Evaluator(name, ev, what) for name, (ev, what) in hex_eval.EVALUATORS.items()),
     default_evaluator=hex_eval.DEFAULT,
     eval_aux=hex_eval.neighbours,

@@ -526,6 +526,18 @@ def _stone_at(rows, base, h, w, r, c):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _held(rows, base, h, w, r, c, colour):
+    """A stone of ``colour`` at (r, c) (its rows at ``base``), or a point off the board on one
+    of its own edges (rows -1 and h are Black's, columns -1 and w White's; the corner points
+    count as Black's)."""
+    if r < 0 or r >= h:
+        return colour == 0
+    if c < 0 or c >= w:
+        return colour == 1
+    return (rows[base + r] >> c) & 1 == 1
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _at_most_two(x):
     """Set bits of ``x`` when it has at most two (0, 1 or 2)."""
     if x == 0:
@@ -534,11 +546,13 @@ def _at_most_two(x):
 
 
 @njit(cache=True, nogil=True)
-def hex_playout_bridge(state, rng, work, owner):
+def hex_playout_bridge(state, rng, work, owner, edges=False):
     """Random playout that saves threatened bridges: a sequential game in random order, except
     that when a move enters one of the two empty cells between two stones of the opponent (a
-    bridge), the opponent answers in the other one.  Slower than ``hex_playout`` (one move at a
-    time), closer to real play.  Same contract as ``hex_playout``; ``work`` needs N + 2H slots.
+    bridge), the opponent answers in the other one.  With ``edges`` a stone's own edge counts as
+    one of the two, so a second-row stone's link to its edge (the edge template of two cells)
+    is saved too.  Slower than ``hex_playout`` (one move at a time), closer to real play.  Same
+    contract as ``hex_playout``; ``work`` needs N + 2H slots.
     """
     if state[WINNER] != NO_WINNER:
         return state[WINNER]
@@ -594,6 +608,11 @@ def hex_playout_bridge(state, rng, work, owner):
             near += _at_most_two(work[qbase + r - 1] & (np.int64(3) << c))
         if r < h - 1 and near < 2:
             near += _at_most_two(work[qbase + r + 1] & ((np.int64(3) << (c - 1)) if c > 0 else np.int64(1)))
+        if edges and near < 2:
+            if q == 0 and (r == 0 or r == h - 1):
+                near += 2
+            elif q == 1 and (c == 0 or c == w - 1):
+                near += 2
         for i in range(6 if near >= 2 else 0):
             a = (i + 5) % 6
             b = (i + 1) % 6
@@ -603,8 +622,13 @@ def hex_playout_bridge(state, rng, work, owner):
                 continue
             if ((work[black + yr] | work[black + h + yr]) >> yc) & 1:
                 continue
-            if _stone_at(work, qbase, h, w, r + dr[a], c + dc[a]) and \
-                    _stone_at(work, qbase, h, w, r + dr[b], c + dc[b]):
+            if edges:
+                held = _held(work, qbase, h, w, r + dr[a], c + dc[a], q) and \
+                    _held(work, qbase, h, w, r + dr[b], c + dc[b], q)
+            else:
+                held = _stone_at(work, qbase, h, w, r + dr[a], c + dc[a]) and \
+                    _stone_at(work, qbase, h, w, r + dr[b], c + dc[b])
+            if held:
                 reply = (yr << 5) | yc
                 break
         p = q
