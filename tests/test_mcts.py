@@ -454,8 +454,8 @@ def test_analysis_keeps_the_trees_statistics_without_the_solver():
 def test_playout_switches_are_or_ed_into_the_game_policy():
     from boardai.games import get_game
     hex_game, c4 = get_game("hex"), get_game("connect4")
-    assert hex_game.playout_policy({}) == 1                      # bridges on, edges off
-    assert hex_game.playout_policy({"edge": True}) == 3
-    assert hex_game.playout_policy({"bridge": False}) == 0
+    assert hex_game.playout_policy({}) == 3                      # bridges and edges
+    assert hex_game.playout_policy({"edge": False}) == 1
+    assert hex_game.playout_policy({"bridge": False, "edge": False}) == 0
     assert c4.playout_policy({}) == 1 and c4.playout_policy({"tactics": False}) == 0
     assert make_engine("mcts:edge=1").opts["edge"] is True
