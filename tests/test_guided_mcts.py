@@ -15,6 +15,7 @@ from boardai.engines.mcts.guided import GuidedMcts, RolloutEvaluator, UniformEva
 from boardai.engines.registry import make_engine
 from boardai.games import get_game
 from boardai.games.layout import HEADER, NUM_ACTIONS, PLY
+from hex_positions import won_hex_positions
 
 
 def visits(result):
@@ -231,35 +232,15 @@ def test_analyse_gives_each_move_its_prior_visits_and_value(tmp_path):
 
 
 # --- the game's exact solver on the root, as in mcts (solver=S) --------------------------------
-def _won_4x4_positions(count: int, seed: int):
-    """Random 4x4 Hex positions whose side to move wins, with its winning moves."""
-    import random
-
-    from boardai.games.base import Color
-    from boardai.solvers.hex.solver import solve
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        board = get_game("hex").new_board(4)
-        for _ in range(rng.randrange(2, 7)):
-            board.push(rng.choice(list(board.legal_moves)))
-        if board.is_game_over():
-            continue
-        result = solve(board)
-        if result.winner == ("black" if board.turn == Color.BLACK else "white"):
-            found.append((board, {board.parse_move(m) for m in result.winning_moves}))
-    return found
-
-
 def test_root_solver_plays_a_proven_win_in_the_puct_search():
     engine = GuidedMcts(UniformEvaluator(), solver=0.9, batch=4)
-    for board, wins in _won_4x4_positions(4, 21):
+    for board, wins in won_hex_positions(4, 4, 21):
         result = engine.play(board, Limit(time=5))
         assert result.move in wins and result.info["solver"] == "win"
 
 
 def test_root_solver_stays_out_of_a_sims_search_in_the_puct_search():
-    board, _ = _won_4x4_positions(1, 22)[0]
+    board, _ = won_hex_positions(4, 1, 22)[0]
     a = GuidedMcts(RolloutEvaluator(seed=4), solver=0.5, batch=4).play(board, Limit(sims=200))
     b = GuidedMcts(RolloutEvaluator(seed=4), solver=0, batch=4).play(board, Limit(sims=200))
     assert (a.move, a.nodes) == (b.move, b.nodes) and "solver" not in a.info

@@ -11,6 +11,7 @@ import pytest
 
 from boardai.arena.game import play_game
 from boardai.engines.mcts import kernel as MK
+from hex_positions import won_hex_positions
 from boardai.engines.base import Limit
 from boardai.engines.registry import make_engine
 from boardai.games import Color, make_board
@@ -369,28 +370,11 @@ def test_the_forks_option_makes_a_fork_the_only_child():
 
 
 # --- the game's exact solver on the root (solver=S) ----------------------------------------------
-def _won_hex_positions(size, count, seed):
-    """Random Hex positions whose side to move wins, with the set of its winning moves."""
-    from boardai.solvers.hex.solver import solve
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        board = make_board("hex", str(size))
-        for _ in range(rng.randrange(2, 7)):
-            board.push(rng.choice(list(board.legal_moves)))
-        if board.is_game_over():
-            continue
-        result = solve(board)
-        if result.winner == ("black" if board.turn == Color.BLACK else "white"):
-            found.append((board, {board.parse_move(m) for m in result.winning_moves}))
-    return found
-
-
 @pytest.mark.parametrize("threads", [1, 2])
 def test_root_solver_plays_a_proven_win(threads):
     """With solver=0.9 and time to spare, every move on these 4x4 positions is a proven win."""
     engine = make_engine(f"mcts:seed=5,solver=0.9,threads={threads}")
-    for board, wins in _won_hex_positions(4, 6, 3):
+    for board, wins in won_hex_positions(4, 6, 3):
         result = engine.play(board, Limit(time=5))
         assert result.move in wins
         assert result.info["solver"] == "win" and result.info["proven"] == 1
@@ -400,7 +384,7 @@ def test_root_solver_plays_a_proven_win(threads):
 def test_root_solver_stays_out_of_reproducible_and_unsupported_searches():
     """A sims= search never asks the solver (same seed, same move); nor does a board the
     game's solver does not take (Hex above 64 cells, Connect Four with blocked cells)."""
-    board, _ = _won_hex_positions(4, 1, 4)[0]
+    board, _ = won_hex_positions(4, 1, 4)[0]
     a = make_engine("mcts:seed=6,solver=0.5").play(board, Limit(sims=300))
     b = make_engine("mcts:seed=6").play(board, Limit(sims=300))
     assert (a.move, a.nodes) == (b.move, b.nodes) and "solver" not in a.info
@@ -446,7 +430,7 @@ def test_moves_the_solver_refuted_are_never_played(monkeypatch):
 def test_analysis_keeps_the_trees_statistics_without_the_solver():
     """analyse wants every move's visits: the root solver (which would answer a won 4x4
     position at once, with no visits) stays out of it."""
-    board, wins = _won_hex_positions(4, 1, 10)[0]
+    board, wins = won_hex_positions(4, 1, 10)[0]
     result = make_engine("mcts:seed=11,solver=0.9").analyse(board, Limit(time=0.2))
     assert "solver" not in result.info and sum(m.visits for m in result.moves) > 0
 
