@@ -317,3 +317,18 @@ def test_only_the_position_prefix_is_read(game_name):
         K.copy_position(b.state, scratch[i])
     for a, b in zip(NETS[game_name].policy_value(stack), NETS[game_name].policy_value(scratch)):
         np.testing.assert_array_equal(a, b)
+
+
+def test_the_shipped_hex_7x7_network_opens_with_a_winning_move():
+    """The raw policy of the shipped Hex 7x7 network, on the empty board without swap, plays
+    one of the opening table's winning first moves (issue 17's 7x7 target)."""
+    from boardai.engines.base import Limit
+    from boardai.engines.nn_engine import shipped_networks
+    from boardai.engines.registry import make_engine
+    from boardai.games import get_game
+    from boardai.solvers.hex.solver import opening_table
+
+    assert "hex-7x7" in shipped_networks()
+    board = get_game("hex").new_board(7)
+    move = make_engine("policy").play(board, Limit()).name
+    assert opening_table()[7][move] == "black"
