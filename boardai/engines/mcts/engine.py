@@ -285,13 +285,8 @@ class MctsEngine(Engine):
         if not moves:
             return
         for tree in trees:
-            if not MK.expand_root(tree.ints, tree.flts, tree.meta, state, params):
-                continue
-            root = tree.root
-            first, k = int(tree.ints[root, MK.CHILD]), int(tree.ints[root, MK.NCHILD])
-            for ch in range(first, first + k):
-                if int(tree.ints[ch, MK.MOVE]) in moves:
-                    tree.ints[ch, MK.PROOF] = -1
+            if MK.expand_root(tree.ints, tree.flts, tree.meta, state, params):
+                _mark_lost(tree, moves)
 
     def _proved(self, board: Board, solver: "_RootSolver", answer, clock: Stopwatch) -> PlayResult:
         result = solver.result(board, answer, clock)
@@ -433,6 +428,17 @@ class MctsEngine(Engine):
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+
+
+def _mark_lost(tree: _Tree, moves: set[int]) -> bool:
+    """Mark the root children of ``moves`` as proven losses for the side to move; False (and
+    nothing marked) while the root has no children."""
+    root = tree.root
+    first, k = int(tree.ints[root, MK.CHILD]), int(tree.ints[root, MK.NCHILD])
+    for ch in range(first, first + k):
+        if int(tree.ints[ch, MK.MOVE]) in moves:
+            tree.ints[ch, MK.PROOF] = -1
+    return k > 0
 
 
 class _EitherEvent:

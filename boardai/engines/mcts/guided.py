@@ -23,7 +23,7 @@ import numpy as np
 from boardai.engines.base import Option
 from boardai.engines.mcts import kernel as MK
 from boardai.engines.mcts import puct
-from boardai.engines.mcts.engine import Budget, MctsEngine, _Tree
+from boardai.engines.mcts.engine import Budget, MctsEngine, _mark_lost, _Tree
 from boardai.games import kernel as K
 from boardai.games.base import Board
 from boardai.games.layout import NUM_ACTIONS, PLY, new_rng
@@ -105,13 +105,8 @@ class GuidedMcts(MctsEngine):
     def _apply_refuted(self, tree: _Tree) -> bool:
         """Mark the root children of ``_refuted`` as proven losses; False while the root has
         no children yet."""
-        root = tree.root
-        first, k = int(tree.ints[root, MK.CHILD]), int(tree.ints[root, MK.NCHILD])
-        if k == 0:
+        if not _mark_lost(tree, self._refuted):
             return False
-        for ch in range(first, first + k):
-            if int(tree.ints[ch, MK.MOVE]) in self._refuted:
-                tree.ints[ch, MK.PROOF] = -1
         self._refuted = set()
         return True
 

@@ -519,21 +519,14 @@ def hex_playout(state, rng, work, owner):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _stone_at(rows, base, h, w, r, c):
-    if r < 0 or r >= h or c < 0 or c >= w:
-        return False
-    return (rows[base + r] >> c) & 1 == 1
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _held(rows, base, h, w, r, c, colour):
-    """A stone of ``colour`` at (r, c) (its rows at ``base``), or a point off the board on one
-    of its own edges (rows -1 and h are Black's, columns -1 and w White's; the corner points
-    count as Black's)."""
+def _held(rows, base, h, w, r, c, colour, edges):
+    """A stone of ``colour`` at (r, c) (its rows at ``base``); with ``edges`` also a point off
+    the board on one of its own edges (rows -1 and h are Black's, columns -1 and w White's; the
+    corner points count as Black's)."""
     if r < 0 or r >= h:
-        return colour == 0
+        return edges and colour == 0
     if c < 0 or c >= w:
-        return colour == 1
+        return edges and colour == 1
     return (rows[base + r] >> c) & 1 == 1
 
 
@@ -622,13 +615,8 @@ def hex_playout_bridge(state, rng, work, owner, edges=False):
                 continue
             if ((work[black + yr] | work[black + h + yr]) >> yc) & 1:
                 continue
-            if edges:
-                held = _held(work, qbase, h, w, r + dr[a], c + dc[a], q) and \
-                    _held(work, qbase, h, w, r + dr[b], c + dc[b], q)
-            else:
-                held = _stone_at(work, qbase, h, w, r + dr[a], c + dc[a]) and \
-                    _stone_at(work, qbase, h, w, r + dr[b], c + dc[b])
-            if held:
+            if _held(work, qbase, h, w, r + dr[a], c + dc[a], q, edges) and \
+                    _held(work, qbase, h, w, r + dr[b], c + dc[b], q, edges):
                 reply = (yr << 5) | yc
                 break
         p = q
