@@ -336,6 +336,7 @@ function socketMessage(msg) {
       if (typeof msg.ply === "number" && typeof msg.black_winrate === "number") {
         app.liveWinrates[msg.ply] = msg.black_winrate;
         renderGraph();
+        renderMoveList();              // the list marks the same mistakes as the graph, at once
       }
       $("#review-progress").textContent =
         msg.done >= msg.total ? `Review done (${msg.total} positions)` : `Reviewing… ${msg.done}/${msg.total}`;
