@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from boardai.cli.common import CONTEXT, GAME_CHOICE, Fail
-from boardai.games import DEFAULT_GAME
+from boardai.games import DEFAULT_GAME, all_games
 
 
 class _TrainGroup(click.Group):
@@ -37,6 +37,7 @@ def train() -> None:
     boardai train [OPTIONS] DIR     start a run in DIR, or go on with the run DIR holds
     boardai train report DIR        draw its curves (PNG) and print its generations
     boardai train export DIR OUT    write its best network (with its provenance) to OUT
+    boardai train patterns STORE... --out FILE   learn Hex move patterns from stored games
 
     \b
     Examples:
@@ -218,6 +219,71 @@ def report_cmd(directory, out, as_json) -> None:
     console.print(generations_table(metrics))
     for p in paths:
         click.echo(f"plot: {p}")
+
+
+@train.command("patterns", context_settings=CONTEXT)
+@click.argument("stores", metavar="STORE...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, exists=True))
+@click.option("--game", type=GAME_CHOICE, default=DEFAULT_GAME, show_default=True,
+              help="The game whose moves are learnt (one with move patterns).")
+@click.option("--out", type=click.Path(dir_okay=False), required=True,
+              help="The patterns file to write (mcts reads the game's shipped one, e.g. "
+                   "boardai/data/hex_patterns.npz).")
+@click.option("--player", "players", multiple=True, metavar="PREFIX",
+              help="Learn only the moves of engines whose spec starts so (repeatable; default: "
+                   "every engine but gtp: programs).")
+@click.option("--size", "sizes", multiple=True, type=click.IntRange(1, 26),
+              help="Only games of this board width (repeatable; default every size).")
+@click.option("--rounds", type=click.IntRange(1, 10_000), default=30, show_default=True,
+              help="Minorization-maximization rounds.")
+@click.option("--test-every", type=click.IntRange(2, 1000), default=5, show_default=True,
+              help="Measure on every N-th game, learnt without it, before learning on all.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def patterns_cmd(stores, game, out, players, sizes, rounds, test_every, as_json) -> None:
+    """Learn a game's move-pattern weights (mcts's priors, patterns=) from the moves of stored
+    games: Hex numbers the shape of the 12 cells around each move; Bradley-Terry weights are
+    fitted by minorization-maximization (boardai/train/patterns.py).
+
+    \b
+    Examples:
+      boardai match mcts:sims=4000 mcts:sims=4000,seed=7 --size 9 --openings hex-1stone \\
+          --store selfplay9.sqlite
+      boardai train patterns selfplay9.sqlite --out boardai/data/hex_patterns.npz
+      boardai play --white mcts:patterns=20
+    """
+    from boardai.games import get_game
+    from boardai.train import patterns as tp
+
+    described = get_game(game)
+    patterns = described.move_patterns
+    if patterns is None:
+        raise Fail(f"{described.title} has no move patterns (games with them: " + ", ".join(
+            g.name for g in all_games().values() if g.move_patterns is not None) + ")")
+    try:
+        examples = tp.examples_from_stores(described, stores, tuple(players), set(sizes) or None)
+    except (ValueError, OSError) as exc:
+        raise Fail(str(exc)) from None
+    learnt, test = examples.split(test_every)
+    figures: dict = {"stores": list(stores), "players": list(players) or ["all but gtp:"],
+                     "sizes": sorted(sizes) or "all", "rounds": rounds}
+    if learnt.positions and test.positions:
+        ids, gammas, _ = tp.learn(learnt, rounds)
+        figures["held_out"] = {"games": test.games, "positions": test.positions,
+                               **tp.score(test, patterns.dense(ids, gammas))}
+    ids, gammas, fit = tp.learn(examples, rounds)
+    figures["all"] = {k: v for k, v in fit.items() if k != "log_likelihood_rounds"}
+    patterns.save(out, ids, gammas, **figures)
+    if as_json:
+        import json
+        click.echo(json.dumps(figures, indent=1, default=float))
+        return
+    for name in ("held_out", "all"):
+        if name in figures:
+            f = figures[name]
+            click.echo(f"{name:>8}: {f['games']} games, {f['positions']} positions: the chosen move "
+                       f"has the top weight {100 * f['top1']:.1f} %; log-likelihood "
+                       f"{f['log_likelihood']:.3f} a move (uniform {f['uniform_log_likelihood']:.3f})")
+    click.echo(f"wrote {out}: {len(ids)} patterns")
 
 
 __all__ = ["train"]

@@ -18,6 +18,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from boardai.games.base import Board, Color
+from boardai.games.move_patterns import MovePatterns
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,10 @@ class Game:
     rave: bool = False                         # mcts: RAVE on by default
     mcts_solver: float = 0.0                   # mcts: default share of the exact solver (solver=)
     playout_switches: tuple[PlayoutSwitch, ...] = ()
+    # mcts priors: the game's learned move patterns (games/move_patterns.py; the kernel's
+    # ``move_weights`` reads their table) and the default weight of those priors (patterns=)
+    move_patterns: MovePatterns | None = None
+    mcts_patterns: float = 0.0
     evaluators: tuple[Evaluator, ...] = ()     # first is not the default: see default_evaluator
     default_evaluator: str = ""
     eval_aux: Callable[[int, int], np.ndarray] = lambda w, h: np.zeros((1, 1), dtype=np.int64)

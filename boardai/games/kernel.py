@@ -45,6 +45,7 @@ from boardai.games.connect4.kernel import (
     c4_winning_moves, c4_wins_if_played, fits_one_word, new_c4_state,
 )
 from boardai.games.hex.eval import hex_evaluate, hex_move_prior
+from boardai.games.hex.patterns import hex_pattern_gammas
 from boardai.games.hex.kernel import (
     hex_apply, hex_encode_planes, hex_fill_cells, hex_fill_connects, hex_fill_length,
     hex_fill_load, hex_fill_rank, hex_fill_set, hex_free_cells, hex_is_legal, hex_legal_moves,
@@ -288,6 +289,22 @@ def move_prior(state, move):
         return ttt_move_prior(state, move)
     _unknown_game()
     return 0
+
+
+@njit(cache=True, nogil=True)
+def move_weights(state, moves, k, table, out):
+    """Learned weights of ``moves[:k]`` into ``out`` (the MCTS's priors at expansion): a
+    move's weight is its chance of being chosen relative to the others (Hex: the shape around
+    the cell, ``games/hex/patterns.py``, with ``table`` the game's learned gammas).  False if
+    the game has no such knowledge (``out`` untouched)."""
+    g = state[GAME]
+    if g == GAME_HEX:
+        hex_pattern_gammas(state, moves, k, table, out)
+        return True
+    if g == GAME_CONNECT4 or g == GAME_TICTACTOE:
+        return False
+    _unknown_game()
+    return False
 
 
 # --- hooks for flat Monte Carlo and brute force (engines/rollout/kernel.py) -------------------

@@ -37,6 +37,7 @@ SLICE_S = 0.005          # target length of one jitted slice between clock check
 MAX_C = 100.0            # option ranges (see `boardai engines`)
 MAX_EXPAND = 1_000_000
 MAX_MEMORY_MB = 65536    # 64 GiB; node indices are int32, so at most 2**31 nodes in any case
+NO_KNOWLEDGE = np.empty(0, dtype=np.float64)
 
 
 @dataclass
@@ -114,6 +115,12 @@ class MctsEngine(Engine):
                "once; 0 off (default: the game's, "
                + ", ".join(f"{g.name} {g.mcts_solver:g}" for g in all_games().values()) + ")",
                min=0, max=0.9),
+        Option("patterns", float, None, "progressive-bias constant of the game's learned move "
+               "patterns (priors set when a node grows its children, a bonus of patterns * prior "
+               "/ sqrt(visits + 1) in selection, as MoHex 2.0); 0 off (default: the game's, "
+               + ", ".join(
+                   f"{g.name} {g.mcts_patterns:g}" for g in all_games().values()) + ")",
+               min=0, max=1e6),
         threads_option(1, "root-parallel search threads"),
         Option("memory_mb", int, 512, "memory cap for all trees together (MiB; pages are taken "
                "as the trees grow)", min=1, max=MAX_MEMORY_MB),
@@ -136,6 +143,7 @@ class MctsEngine(Engine):
         self._pool: ThreadPoolExecutor | None = None
         self._solvers: dict[str, object] = {}
         self._analysing = False
+        self._prior_table = NO_KNOWLEDGE
         self.last_stats: dict = {}
 
     # --- trees --------------------------------------------------------------------------
@@ -186,11 +194,23 @@ class MctsEngine(Engine):
         c = self.opts.get("c")
         if c is None:
             c = 0.35 if rave else 0.7
+        patterns = self.opts.get("patterns")
+        if patterns is None:
+            patterns = game.mcts_patterns
         return np.array([c, 1.0 if rave else 0.0, float(self.opts.get("rave_bias") or 0.0),
                          float(int(self.opts.get("expand") or 2)),
                          1.0 if self.opts.get("checks", True) else 0.0,
                          float(game.playout_policy(self.opts)),
-                         1.0 if self._forks(board) else 0.0])
+                         1.0 if self._forks(board) else 0.0,
+                         float(patterns) if game.move_patterns is not None else 0.0])
+
+    @staticmethod
+    def _knowledge(board: Board, params: np.ndarray) -> np.ndarray:
+        """The game's learned move weights when the priors are on (else an empty table)."""
+        game = game_of(board)
+        if params[MK.P_BIAS] > 0.0 and game.move_patterns is not None:
+            return game.move_patterns.table()
+        return NO_KNOWLEDGE
 
     def _forks(self, board: Board) -> bool:
         """Fork checks at expansion: the ``forks`` option (never without ``checks``)."""
@@ -207,7 +227,7 @@ class MctsEngine(Engine):
         stop = self.stop if stop is None else stop
         if deadline is None and report is None and stop is None:
             return MK.run_simulations(tree.ints, tree.flts, tree.meta, state, sims, tree.rng, params,
-                                      self._tables)
+                                      self._tables, self._prior_table)
         done = deepest = 0
         batch = 16
         budget = Budget(sims, deadline, stop, report, self.INFO_EVERY)
@@ -216,7 +236,7 @@ class MctsEngine(Engine):
             if sims is not None:
                 batch = min(batch, sims - done)
             n, d = MK.run_simulations(tree.ints, tree.flts, tree.meta, state, batch, tree.rng, params,
-                                      self._tables)
+                                      self._tables, self._prior_table)
             done += n
             deepest = max(deepest, d)
             if n < batch:        # root solved
@@ -241,6 +261,7 @@ class MctsEngine(Engine):
             self._prepare(tree, board)
         state = board.state.copy()
         params = self._params(board)
+        self._prior_table = self._knowledge(board, params)     # read by the trees' threads
         report = None
         if self.on_info is not None:
             on_info = self.on_info
@@ -277,15 +298,14 @@ class MctsEngine(Engine):
             result.info["solver"] = solver.outcome
         return result
 
-    @staticmethod
-    def _mark_refuted(trees: list[_Tree], state: np.ndarray, params: np.ndarray,
+    def _mark_refuted(self, trees: list[_Tree], state: np.ndarray, params: np.ndarray,
                       moves: set[int]) -> None:
         """Mark the root children of ``moves`` as proven losses for the side to move (what the
         solver refuted on the way without settling the root), so the trees never play them."""
         if not moves:
             return
         for tree in trees:
-            if MK.expand_root(tree.ints, tree.flts, tree.meta, state, params):
+            if MK.expand_root(tree.ints, tree.flts, tree.meta, state, params, self._prior_table):
                 _mark_lost(tree, moves)
 
     def _proved(self, board: Board, solver: "_RootSolver", answer, clock: Stopwatch) -> PlayResult:
@@ -514,9 +534,10 @@ def _load_kernels(board: Board) -> None:
         return
     ints, flts, meta = MK.new_tree(64)
     state = board.state.copy()
-    params = np.array([0.7, 0.0, 0.0, 2.0, 1.0, 0.0, 0.0])       # N_PARAMS entries
-    MK.run_simulations(ints, flts, meta, state, 0, new_rng(0), params, MK.new_tables())
-    MK.expand_root(ints, flts, meta, state, params)
+    params = np.array([0.7, 0.0, 0.0, 2.0, 1.0, 0.0, 0.0, 0.0])       # N_PARAMS entries
+    MK.run_simulations(ints, flts, meta, state, 0, new_rng(0), params, MK.new_tables(),
+                       NO_KNOWLEDGE)
+    MK.expand_root(ints, flts, meta, state, params, NO_KNOWLEDGE)
     MK.compact_tree(ints, flts, meta, *MK.new_tree(64)[:2])
     _KERNELS_LOADED = True
 

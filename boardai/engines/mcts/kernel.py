@@ -7,16 +7,26 @@ no node objects, and positions are never stored; a simulation replays moves from
     ints[M, 5]  int32    PARENT, MOVE (move leading here), CHILD (first child, children are
                          contiguous), NCHILD, PROOF (+1: the player who moved here wins with
                          perfect play, -1: loses, 0: unknown)
-    flts[M, 6]  float64  VISITS, WINS (for the player who moved here; a draw counts 1/2),
+    flts[M, 7]  float64  VISITS, WINS (for the player who moved here; a draw counts 1/2),
                          AMAF_N, AMAF_W (all-moves-as-first statistics of this move, RAVE),
                          Q (cached exploitation value: mean, blended with AMAF under RAVE;
-                         1e9 until first seen, so every child is tried once), ISQ (1/sqrt(visits))
+                         1e9 until first seen, so every child is tried once), ISQ (1/sqrt(visits)),
+                         PRIOR (the move's prior probability: learned patterns here, the
+                         network's policy in a PUCT tree; 0 when there is none)
     meta[4]     int64    USED nodes, ROOT index, FULL flag (expansion refused: memory cap)
 
 ``params`` (float64): C (UCT exploration), RAVE (0/1), RAVE_BIAS (b in beta = n_amaf / (n_amaf +
 n + n*n_amaf*b)), EXPAND (visits a leaf needs before it grows children), CHECKS (0/1: look for
 one-move wins and must-blocks when expanding), POLICY (the game's own playout policy number for
-``playout_policy``: 0 uniform; its description's ``playout_switches`` name the others).
+``playout_policy``: 0 uniform; its description's ``playout_switches`` name the others), FORKS
+(with CHECKS: a move making two threats is the only child), BIAS (the progressive-bias constant
+of the learned priors; 0 off).
+
+Priors (as MoHex 2.0): when a node grows its children and BIAS > 0, the game's ``move_weights``
+hook weighs them from ``knowledge`` (its learned table; empty: none), and each child's PRIOR is
+its weight over the sum of its siblings' (the chance the pattern model gives it of being the
+move chosen).  Selection adds ``BIAS * PRIOR / sqrt(visits + 1)`` to a child's value: the likely
+moves are tried first, and the term fades as real visits come in.
 """
 
 from __future__ import annotations
@@ -27,17 +37,17 @@ import numpy as np
 from numba import njit
 
 from boardai.games.kernel import (
-    apply_move, copy_position, legal_moves, playout_policy, winning_moves,
+    apply_move, copy_position, legal_moves, move_weights, playout_policy, winning_moves,
 )
 from boardai.games.layout import DRAW, NO_WINNER, NUM_ACTIONS, PLY, WINNER
 
 PARENT, MOVE, CHILD, NCHILD, PROOF = 0, 1, 2, 3, 4
-VISITS, WINS, AMAF_N, AMAF_W, Q, ISQ = 0, 1, 2, 3, 4, 5
-NF = 6
+VISITS, WINS, AMAF_N, AMAF_W, Q, ISQ, PRIOR = 0, 1, 2, 3, 4, 5, 6
+NF = 7
 UNSEEN = 1e9
 USED, ROOT, FULL = 0, 1, 2
-P_C, P_RAVE, P_RAVE_BIAS, P_EXPAND, P_CHECKS, P_POLICY, P_FORKS = 0, 1, 2, 3, 4, 5, 6
-N_PARAMS = 7
+P_C, P_RAVE, P_RAVE_BIAS, P_EXPAND, P_CHECKS, P_POLICY, P_FORKS, P_BIAS = 0, 1, 2, 3, 4, 5, 6, 7
+N_PARAMS = 8
 TABLE_SIZE = 1 << 16
 
 
@@ -79,6 +89,7 @@ def _clear_stats(flts, i):
     flts[i, AMAF_W] = 0.0
     flts[i, Q] = UNSEEN
     flts[i, ISQ] = 1.0
+    flts[i, PRIOR] = 0.0
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -143,8 +154,9 @@ def known_result(ints, st, child, mover, root):
 
 
 @njit(cache=True, nogil=True)
-def _expand(ints, flts, meta, node, state, legal, params):
-    """Give ``node`` its children; False when the memory cap refuses."""
+def _expand(ints, flts, meta, node, state, legal, params, knowledge):
+    """Give ``node`` its children (with their priors, see the module's text); False when the
+    memory cap refuses."""
     me = state[PLY] & 1
     k = 0
     if params[P_CHECKS] != 0.0:
@@ -174,18 +186,32 @@ def _expand(ints, flts, meta, node, state, legal, params):
     ints[node, CHILD] = used
     ints[node, NCHILD] = k
     meta[USED] = used + k
+    if k > 1 and params[P_BIAS] > 0.0 and knowledge.shape[0] > 0:
+        _set_priors(flts, used, k, state, legal, knowledge)
     return True
 
 
 @njit(cache=True, nogil=True)
-def expand_root(ints, flts, meta, state, params):
+def _set_priors(flts, first, k, state, moves, knowledge):
+    """The PRIOR of children ``first..first+k`` (moves ``moves[:k]``): each one's learned
+    weight over their sum."""
+    g = np.empty(k, dtype=np.float64)
+    if not move_weights(state, moves, k, knowledge, g):
+        return
+    total = g.sum()
+    for i in range(k):
+        flts[first + i, PRIOR] = g[i] / total
+
+
+@njit(cache=True, nogil=True)
+def expand_root(ints, flts, meta, state, params, knowledge):
     """Give the root its children now if it has none (so that known results can be written
     into them before the search); False when the memory cap refuses or nothing is legal."""
     root = meta[ROOT]
     if ints[root, NCHILD] > 0:
         return True
     legal = np.empty(state[NUM_ACTIONS], dtype=np.int64)
-    return _expand(ints, flts, meta, root, state, legal, params)
+    return _expand(ints, flts, meta, root, state, legal, params, knowledge)
 
 
 @njit(cache=True, nogil=True)
@@ -215,6 +241,7 @@ def _select(ints, flts, node, params, tables):
         explore = params[P_C] * tables[0, np.int64(n)]
     else:
         explore = params[P_C] * math.sqrt(math.log(n + 1.0))
+    bias = params[P_BIAS]
     best = -1
     best_score = -1e300
     fallback = first
@@ -227,6 +254,10 @@ def _select(ints, flts, node, params, tables):
                 fallback = ch
             continue
         score = flts[ch, Q] + explore * flts[ch, ISQ]
+        if bias != 0.0:
+            m = flts[ch, VISITS] + 1.0
+            score += bias * flts[ch, PRIOR] * (tables[1, np.int64(m)] if m < TABLE_SIZE
+                                               else 1.0 / math.sqrt(m))
         if score > best_score:
             best_score = score
             best = ch
@@ -234,7 +265,8 @@ def _select(ints, flts, node, params, tables):
 
 
 @njit(cache=True, nogil=True)
-def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal, tables):
+def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal, tables,
+              knowledge):
     root = meta[ROOT]
     copy_position(root_state, st)
     s0 = root_state[PLY] & 1
@@ -249,7 +281,7 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
                 break
             if node != root and flts[node, VISITS] < params[P_EXPAND]:
                 break
-            if not _expand(ints, flts, meta, node, st, legal, params):
+            if not _expand(ints, flts, meta, node, st, legal, params, knowledge):
                 break
         child = _select(ints, flts, node, params, tables)
         apply_move(st, ints[child, MOVE])
@@ -300,8 +332,9 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
 
 
 @njit(cache=True, nogil=True)
-def run_simulations(ints, flts, meta, root_state, count, rng, params, tables):
+def run_simulations(ints, flts, meta, root_state, count, rng, params, tables, knowledge):
     """Run up to ``count`` simulations from ``root_state``; stops early once the root is solved.
+    ``knowledge``: the game's learned move weights for the priors (empty: none).
 
     Returns (simulations done, deepest path seen).
     """
@@ -316,7 +349,8 @@ def run_simulations(ints, flts, meta, root_state, count, rng, params, tables):
     for _ in range(count):
         if ints[root, PROOF] != 0:
             break
-        d = _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal, tables)
+        d = _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal, tables,
+                      knowledge)
         if d > deepest:
             deepest = d
         done += 1

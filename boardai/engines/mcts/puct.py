@@ -10,8 +10,8 @@ on a batch of leaves at once (a network runs at batch speed)::
     apply_batch(..., priors, values)  # expand the leaves with their priors, back the values up
 
 Selection is PUCT (AlphaZero): ``Q + c * P * sqrt(N) / (1 + n)``; a child never visited has
-``Q = parent's Q - fpu`` (first-play urgency).  ``P`` is stored in the ``AMAF_W`` column (RAVE
-is off in a PUCT tree, so the column is free), so compaction and reuse keep it.  A terminal
+``Q = parent's Q - fpu`` (first-play urgency).  ``P`` is the tree's ``PRIOR`` column, so
+compaction and reuse keep it.  A terminal
 leaf (the game is over there) or a proven child needs no evaluation: its result is backed up at
 once.  The one-move win/must-block checks of ``kernel._expand`` still restrict a new node's
 children when ``CHECKS`` is on.
@@ -29,12 +29,11 @@ import numpy as np
 from numba import njit
 
 from boardai.engines.mcts.kernel import (
-    AMAF_W, CHILD, MOVE, NCHILD, PROOF, ROOT, VISITS, WINS, _expand, known_result,
+    CHILD, MOVE, NCHILD, PRIOR, PROOF, ROOT, VISITS, WINS, _expand, known_result,
 )
 from boardai.games.kernel import apply_move, copy_position
 from boardai.games.layout import DRAW, NO_WINNER, NUM_ACTIONS, PLY, WINNER
 
-PRIOR = AMAF_W                       # a PUCT tree's prior of the move leading to the node
 Q_C, Q_FPU = 0, 1                    # params: c_puct, first-play-urgency reduction
 DRAW_VALUE = 0.5
 
@@ -139,11 +138,12 @@ def apply_batch(ints, flts, meta, states, leaves, paths, depths, count, priors, 
     (its CHECKS entry restricts new children to one-move wins and must-blocks).  Returns how
     many leaves could not be expanded because the tree is full (their values still count)."""
     legal = np.empty(priors.shape[1] + 1, dtype=np.int64)
+    no_knowledge = np.empty(0, dtype=np.float64)       # the priors here are the evaluator's
     full = 0
     for i in range(count):
         node = leaves[i]
         if ints[node, NCHILD] == 0:
-            if _expand(ints, flts, meta, node, states[i], legal, expand_params):
+            if _expand(ints, flts, meta, node, states[i], legal, expand_params, no_knowledge):
                 first = ints[node, CHILD]
                 k = ints[node, NCHILD]
                 total = 0.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from boardai.games.game import Evaluator, Game, PlayoutSwitch, RecordRules
 from boardai.games.hex import eval as hex_eval
+from boardai.games.hex import patterns as hex_patterns
 from boardai.games.hex.board import CONNECTION, HexBoard
 from boardai.games.hex.notation import SWAP_SPELLINGS
 from boardai.games.layout import GAME_HEX
@@ -42,6 +43,8 @@ HEX = Game(
                       PlayoutSwitch("edge", "with bridge: Hex playouts also answer intrusions "
                                     "into a second-row stone's link to its edge (9x9 at 0.3 s: "
                                     "0.71 against edge=0, docs/experiments.md)", on=2)),
+    move_patterns=hex_patterns.PATTERNS,
+    mcts_patterns=0.0,      # off until measured (docs/experiments.md)
     evaluators=tuple(Evaluator(name, ev, what) for name, (ev, what) in hex_eval.EVALUATORS.items()),
     default_evaluator=hex_eval.DEFAULT,
     eval_aux=hex_eval.neighbours,
