@@ -155,6 +155,9 @@ def test_priors_are_each_childs_share_of_the_weights():
     prior = flts[first:first + k, MK.PRIOR]
     assert np.allclose(prior, g / g.sum()) and prior.sum() == pytest.approx(1.0)
     assert prior[moves.index(board.parse_move("c2"))] == prior.max()
+    # with RAVE every child starts at an even AMAF value, so none is "unseen"
+    assert np.allclose(flts[first:first + k, MK.AMAF_N], MK.PRIOR_AMAF_N)
+    assert np.allclose(flts[first:first + k, MK.Q], 0.5)
     # the first simulation descends into the favoured move (every child unseen: the bias decides)
     MK.run_simulations(ints, flts, meta, board.state.copy(), 1, new_rng(1), params,
                        MK.new_tables(), table)

@@ -45,6 +45,7 @@ PARENT, MOVE, CHILD, NCHILD, PROOF = 0, 1, 2, 3, 4
 VISITS, WINS, AMAF_N, AMAF_W, Q, ISQ, PRIOR = 0, 1, 2, 3, 4, 5, 6
 NF = 7
 UNSEEN = 1e9
+PRIOR_AMAF_N = 8.0        # with priors: each child's starting AMAF samples (at 1/2), as MoHex 2.0
 USED, ROOT, FULL = 0, 1, 2
 P_C, P_RAVE, P_RAVE_BIAS, P_EXPAND, P_CHECKS, P_POLICY, P_FORKS, P_BIAS = 0, 1, 2, 3, 4, 5, 6, 7
 N_PARAMS = 8
@@ -187,20 +188,26 @@ def _expand(ints, flts, meta, node, state, legal, params, knowledge):
     ints[node, NCHILD] = k
     meta[USED] = used + k
     if k > 1 and params[P_BIAS] > 0.0 and knowledge.shape[0] > 0:
-        _set_priors(flts, used, k, state, legal, knowledge)
+        _set_priors(flts, used, k, state, legal, knowledge, params[P_RAVE] != 0.0)
     return True
 
 
 @njit(cache=True, nogil=True)
-def _set_priors(flts, first, k, state, moves, knowledge):
+def _set_priors(flts, first, k, state, moves, knowledge, rave):
     """The PRIOR of children ``first..first+k`` (moves ``moves[:k]``): each one's learned
-    weight over their sum."""
+    weight over their sum; with RAVE they also start at an even AMAF value (PRIOR_AMAF_N
+    samples at 1/2), so no child counts as unseen and the bias orders the first visits."""
     g = np.empty(k, dtype=np.float64)
     if not move_weights(state, moves, k, knowledge, g):
         return
     total = g.sum()
     for i in range(k):
-        flts[first + i, PRIOR] = g[i] / total
+        ch = first + i
+        flts[ch, PRIOR] = g[i] / total
+        if rave:
+            flts[ch, AMAF_N] = PRIOR_AMAF_N
+            flts[ch, AMAF_W] = 0.5 * PRIOR_AMAF_N
+            flts[ch, Q] = 0.5
 
 
 @njit(cache=True, nogil=True)
