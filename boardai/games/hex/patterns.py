@@ -50,27 +50,21 @@ def hex_pattern(state, cell):
     c = cell - r * w
     code = 0
     turned = 0
+    own = mover + 1                         # the mover's stones: 1 Black, 2 White
     for i in range(12):
-        if mover == 0:
-            rr = r + RING_DR[i]
-            cc = c + RING_DC[i]
-            if rr < 0 or rr >= h:
-                s = 1
-            elif cc < 0 or cc >= w:
-                s = 2
-            else:
-                v = state[HEADER + rr * w + cc]
-                s = 0 if v == 0 else (1 if v == 1 else 2)
+        dr = RING_DR[i] if mover == 0 else RING_DC[i]      # White reads the board transposed
+        dc = RING_DC[i] if mover == 0 else RING_DR[i]
+        rr = r + dr
+        cc = c + dc
+        off_row = rr < 0 or rr >= h
+        off_col = cc < 0 or cc >= w
+        if off_row if mover == 0 else off_col:
+            s = 1                           # past the mover's own edge
+        elif off_row or off_col:
+            s = 2
         else:
-            rr = r + RING_DC[i]
-            cc = c + RING_DR[i]
-            if cc < 0 or cc >= w:
-                s = 1
-            elif rr < 0 or rr >= h:
-                s = 2
-            else:
-                v = state[HEADER + rr * w + cc]
-                s = 0 if v == 0 else (1 if v == 2 else 2)
+            v = state[HEADER + rr * w + cc]
+            s = 0 if v == 0 else (1 if v == own else 2)
         code += s * POW3[i]
         turned += s * POW3[TURN[i]]
     return code if code <= turned else turned
