@@ -1,7 +1,8 @@
 """Hex virtual connections for the exact solver: bitboard geometry and H-search.
 
-The solver works on boards of at most 64 cells with one ``uint64`` bit per cell (bit ``r*W + c``,
-the same cell numbering as ``kernel.py``).  A *virtual connection* (VC) between two points
+A set of cells is one ``uint64`` on boards of at most 64 cells (the solver's) and a pair of them
+up to 128 cells (11x11), bit ``r*W + c`` being cell (r, c) as in ``kernel.py``; the functions
+below are written once over ``bits.py``'s operations and numba compiles them for either kind.  A *virtual connection* (VC) between two points
 (an edge, a group of stones, or an empty cell taken as if owned) is a set of empty cells, its
 *carrier*, inside which the owner connects the two points even if the opponent moves first (a
 full VC) or only if the owner moves first (a semi VC, whose carrier includes the key move).
@@ -28,66 +29,81 @@ import numpy as np
 from numba import njit
 
 from boardai.games.hex.kernel import neighbour_table
-from boardai.games.layout import popcount
+from boardai.solvers.hex.bits import (
+    ONE, ZERO, array_of, at, at3, b_and, b_andnot, b_not, b_or, count, first_cells, has,
+    is_empty, lowest, none_like, put, put3, same, single, words_for,
+)
 
-ONE = np.uint64(1)
-ZERO = np.uint64(0)
 KF = 8          # full-VC carriers kept per pair of points
 KS = 32         # semi-VC carriers kept per pair of points
-MAX_POINTS = 66  # 64 cells + 2 edges
 MAX_PASSES = 12  # AND/OR rounds (the closure is usually reached in 3-5)
 
+__all__ = ["ONE", "ZERO", "bit", "connected", "cover", "geometry", "grow", "hsearch",
+           "neighbourhood", "new_scratch"]
 
-def geometry(w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
-    """Neighbour masks ``nbr[cell]`` and the edge masks ``edges[4]`` (top, bottom, left, right)
-    of a W×H board of at most 64 cells."""
-    n = w * h
-    if n > 64:
-        raise ValueError(f"the Hex solver handles boards of at most 64 cells, not {w}x{h}")
-    nbr = np.array([sum(1 << int(j) for j in row if j >= 0)
-                    for row in neighbour_table(w, h)], dtype=np.uint64)
+
+def max_points(cells: int) -> int:
+    """Points of an H-search: the cells and the two edges."""
+    return cells + 2
+
+
+MAX_POINTS = max_points(64)     # the one-word solver's scratch
+
+
+def geometry(w: int, h: int, words: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Neighbour sets ``nbr[cell]`` and the edge sets ``edges[4]`` (top, bottom, left, right)
+    of a W×H board: one word each up to 64 cells, a pair (``[.., 2]`` arrays) up to 128
+    (``words=2`` asks for pairs on a small board too)."""
+    words = max(words_for(w * h), words or 1)
+    nbr = [sum(1 << int(j) for j in row if j >= 0) for row in neighbour_table(w, h)]
     top = sum(1 << c for c in range(w))
     bottom = top << ((h - 1) * w)
     left = sum(1 << (r * w) for r in range(h))
     right = left << (w - 1)
-    edges = np.array([top, bottom, left, right], dtype=np.uint64)
-    return nbr, edges
+    return array_of(nbr, words), array_of([top, bottom, left, right], words)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def bit(c):
+    """The one-word set {c} (the solver's boards)."""
     return ONE << np.uint64(c)
 
 
 @njit(cache=True, nogil=True)
 def grow(seed, allowed, nbr, n):
     """The cells of ``allowed`` connected to ``seed`` (seed must lie inside allowed)."""
-    reach = seed & allowed
+    reach = b_and(seed, allowed)
     frontier = reach
-    while frontier != ZERO:
-        nxt = ZERO
+    while not is_empty(frontier):
+        nxt = none_like(frontier)
         for c in range(n):
-            if (frontier >> np.uint64(c)) & ONE:
-                nxt |= nbr[c]
-        nxt &= allowed & ~reach
-        reach |= nxt
+            if has(frontier, c):
+                nxt = b_or(nxt, at(nbr, c))
+        nxt = b_andnot(b_and(nxt, allowed), reach)
+        reach = b_or(reach, nxt)
         frontier = nxt
     return reach
 
 
 @njit(cache=True, nogil=True)
 def neighbourhood(mask, nbr, n):
-    out = ZERO
+    out = none_like(mask)
     for c in range(n):
-        if (mask >> np.uint64(c)) & ONE:
-            out |= nbr[c]
-    return out & ~mask
+        if has(mask, c):
+            out = b_or(out, at(nbr, c))
+    return b_andnot(out, mask)
 
 
 @njit(cache=True, nogil=True)
 def connected(own, edge_a, edge_b, nbr, n):
     """True if the stones ``own`` join ``edge_a`` to ``edge_b``."""
-    return grow(own & edge_a, own, nbr, n) & edge_b != ZERO
+    return not is_empty(b_and(grow(b_and(own, edge_a), own, nbr, n), edge_b))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _subset(a, b):
+    """Is ``a`` a subset of ``b``?"""
+    return same(b_and(a, b), a)
 
 
 @njit(cache=True, nogil=True)
@@ -96,7 +112,7 @@ def _has_subset(car, cnt, x, y, c):
     if x > y:
         x, y = y, x
     for i in range(cnt[x, y]):
-        if car[x, y, i] & c == car[x, y, i]:
+        if _subset(at3(car, x, y, i), c):
             return True
     return False
 
@@ -112,24 +128,24 @@ def _add(car, cnt, x, y, c, k):
     m = cnt[x, y]
     j = 0
     for i in range(m):
-        e = car[x, y, i]
-        if e & c != c:            # keep carriers that are not supersets of c
-            car[x, y, j] = e
+        e = at3(car, x, y, i)
+        if not _subset(c, e):        # keep carriers that are not supersets of c
+            put3(car, x, y, j, e)
             j += 1
     if j < k:
-        car[x, y, j] = c
+        put3(car, x, y, j, c)
         j += 1
     elif j == m:
         # full: a smaller carrier takes the place of the largest (small ones cut more)
         big = 0
-        big_size = popcount(car[x, y, 0])
+        big_size = count(at3(car, x, y, 0))
         for i in range(1, j):
-            size = popcount(car[x, y, i])
+            size = count(at3(car, x, y, i))
             if size > big_size:
                 big, big_size = i, size
-        if popcount(c) >= big_size:
+        if count(c) >= big_size:
             return False
-        car[x, y, big] = c
+        put3(car, x, y, big, c)
     cnt[x, y] = j
     return True
 
@@ -144,20 +160,22 @@ def cover(sc, ns, x, y, common, target):
     if x > y:
         x, y = y, x
     m = ns[x, y]
-    union = ZERO
-    while common != target:
+    union = none_like(common)
+    while not same(common, target):
         best = -1
-        best_left = popcount(common)
-        best_size = 65
+        best_left = count(common)
+        best_size = 1 << 30
         for i in range(m):
-            left = popcount(common & sc[x, y, i])
-            size = popcount(sc[x, y, i])
+            carrier = at3(sc, x, y, i)
+            left = count(b_and(common, carrier))
+            size = count(carrier)
             if left < best_left or (left == best_left and best >= 0 and size < best_size):
                 best, best_left, best_size = i, left, size
         if best < 0:
             break
-        common &= sc[x, y, best]
-        union |= sc[x, y, best]
+        carrier = at3(sc, x, y, best)
+        common = b_and(common, carrier)
+        union = b_or(union, carrier)
     return common, union
 
 
@@ -171,31 +189,31 @@ def _or_rule(sc, ns, fc, nf, x, y, new):
     added = False
     m = ns[x, y]
     for i in range(m):
-        a = sc[x, y, i]
-        if a == new:
+        a = at3(sc, x, y, i)
+        if same(a, new):
             continue
-        na = new & a
-        if na == ZERO:
-            if _add(fc, nf, x, y, new | a, KF):
+        na = b_and(new, a)
+        if is_empty(na):
+            if _add(fc, nf, x, y, b_or(new, a), KF):
                 added = True
             continue
         for j in range(i + 1, m):
-            b = sc[x, y, j]
-            if b == new:
+            b = at3(sc, x, y, j)
+            if same(b, new):
                 continue
-            nab = na & b
-            if nab == ZERO:
-                if _add(fc, nf, x, y, new | a | b, KF):
+            nab = b_and(na, b)
+            if is_empty(nab):
+                if _add(fc, nf, x, y, b_or(b_or(new, a), b), KF):
                     added = True
                 continue
             for l in range(j + 1, m):
-                c = sc[x, y, l]
-                if c != new and nab & c == ZERO:
-                    if _add(fc, nf, x, y, new | a | b | c, KF):
+                c = at3(sc, x, y, l)
+                if not same(c, new) and is_empty(b_and(nab, c)):
+                    if _add(fc, nf, x, y, b_or(b_or(new, a), b_or(b, c)), KF):
                         added = True
     if not added and m > 4:
-        common, union = cover(sc, ns, x, y, new, ZERO)
-        if common == ZERO and _add(fc, nf, x, y, new | union, KF):
+        common, union = cover(sc, ns, x, y, new, none_like(new))
+        if is_empty(common) and _add(fc, nf, x, y, b_or(new, union), KF):
             added = True
     return added
 
@@ -211,40 +229,37 @@ def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, 
     an edge-to-edge full VC is found, or a semi one if ``stop_at_semi`` (then ``inter`` is not
     complete).
     """
-    empty = ~(own | opp)
-    ea = edges[2 * colour]
-    eb = edges[2 * colour + 1]
-    allcells = edges[0] | ~edges[0]
-    if n < 64:
-        allcells = (ONE << np.uint64(n)) - ONE
-    empty &= allcells
+    nothing = none_like(own)
+    empty = b_and(b_not(b_or(own, opp)), first_cells(n, own))
+    ea = at(edges, 2 * colour)
+    eb = at(edges, 2 * colour + 1)
     # --- points: 0 and 1 the edges (with the stones joined to them), then groups, then cells
-    ga = grow(own & ea, own, nbr, n)
-    gb = grow(own & eb, own, nbr, n)
-    if ga & gb != ZERO:
-        return True, True, ZERO
-    pmask[0] = ga
-    pnb[0] = (neighbourhood(ga, nbr, n) | ea) & empty
+    ga = grow(b_and(own, ea), own, nbr, n)
+    gb = grow(b_and(own, eb), own, nbr, n)
+    if not is_empty(b_and(ga, gb)):
+        return True, True, nothing
+    put(pmask, 0, ga)
+    put(pnb, 0, b_and(b_or(neighbourhood(ga, nbr, n), ea), empty))
     pcell[0] = -1
-    pmask[1] = gb
-    pnb[1] = (neighbourhood(gb, nbr, n) | eb) & empty
+    put(pmask, 1, gb)
+    put(pnb, 1, b_and(b_or(neighbourhood(gb, nbr, n), eb), empty))
     pcell[1] = -1
     p = 2
-    rest = own & ~(ga | gb)
-    while rest != ZERO:
-        low = rest & (~rest + ONE)
-        g = grow(low, own, nbr, n)
-        rest &= ~g
-        pmask[p] = g
-        pnb[p] = neighbourhood(g, nbr, n) & empty
+    rest = b_andnot(own, b_or(ga, gb))
+    while not is_empty(rest):
+        g = grow(lowest(rest), own, nbr, n)
+        rest = b_andnot(rest, g)
+        put(pmask, p, g)
+        put(pnb, p, b_and(neighbourhood(g, nbr, n), empty))
         pcell[p] = -1
         p += 1
     first_cell = p
-    cellpoint = near[MAX_POINTS:]
+    npoints = nf.shape[0]
+    cellpoint = near[npoints:]
     for c in range(n):
-        if (empty >> np.uint64(c)) & ONE:
-            pmask[p] = bit(c)
-            pnb[p] = nbr[c] & empty
+        if has(empty, c):
+            put(pmask, p, single(c, own))
+            put(pnb, p, b_and(at(nbr, c), empty))
             pcell[p] = c
             cellpoint[c] = p
             p += 1
@@ -256,17 +271,11 @@ def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, 
             dirty[x, y] = 1
     # --- base: adjacent points are joined by an empty carrier
     for x in range(npts):
-        if x < first_cell:
-            nb = pnb[x]
-            for c in range(n):
-                if (nb >> np.uint64(c)) & ONE:
-                    _add(fc, nf, x, cellpoint[c], ZERO, KF)
-        else:
-            c0 = pcell[x]
-            nb = pnb[x]
-            for c in range(c0 + 1, n):
-                if (nb >> np.uint64(c)) & ONE:
-                    _add(fc, nf, x, cellpoint[c], ZERO, KF)
+        nb = at(pnb, x)
+        start = 0 if x < first_cell else pcell[x] + 1
+        for c in range(start, n):
+            if has(nb, c):
+                _add(fc, nf, x, cellpoint[c], nothing, KF)
     # --- closure
     for it in range(MAX_PASSES):
         changed = False
@@ -286,23 +295,23 @@ def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, 
             for i in range(k):
                 x = near[i]
                 xa, xb = (x, z) if x < z else (z, x)
-                xbit = bit(pcell[x]) if pcell[x] >= 0 else ZERO
+                xbit = single(pcell[x], own) if pcell[x] >= 0 else nothing
                 for j in range(i + 1, k):
                     y = near[j]
                     ya, yb = (y, z) if y < z else (z, y)
                     if dirty[xa, xb] <= it and dirty[ya, yb] <= it:
                         continue        # both halves already combined in an earlier pass
-                    ybit = bit(pcell[y]) if pcell[y] >= 0 else ZERO
+                    ybit = single(pcell[y], own) if pcell[y] >= 0 else nothing
                     for u in range(nf[xa, xb]):
-                        c1 = fc[xa, xb, u]
-                        if c1 & ybit:
+                        c1 = at3(fc, xa, xb, u)
+                        if not is_empty(b_and(c1, ybit)):
                             continue
                         for v in range(nf[ya, yb]):
-                            c2 = fc[ya, yb, v]
-                            if c1 & c2 or c2 & xbit:
+                            c2 = at3(fc, ya, yb, v)
+                            if not is_empty(b_and(c1, c2)) or not is_empty(b_and(c2, xbit)):
                                 continue
                             if zc >= 0:
-                                semi = c1 | c2 | bit(zc)
+                                semi = b_or(b_or(c1, c2), single(zc, own))
                                 # a semi holding a full carrier of the pair adds nothing
                                 if not _has_subset(fc, nf, x, y, semi) and \
                                         _add(sc, ns, x, y, semi, KS):
@@ -311,7 +320,7 @@ def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, 
                                     if _or_rule(sc, ns, fc, nf, lo, hi, semi):
                                         dirty[lo, hi] = it + 2
                             else:
-                                if _add(fc, nf, x, y, c1 | c2, KF):
+                                if _add(fc, nf, x, y, b_or(c1, c2), KF):
                                     changed = True
                                     lo, hi = (x, y) if x < y else (y, x)
                                     dirty[lo, hi] = it + 2
@@ -319,19 +328,23 @@ def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, 
             break
     inter = empty
     for i in range(ns[0, 1]):
-        inter &= sc[0, 1, i]
+        inter = b_and(inter, at3(sc, 0, 1, i))
     return nf[0, 1] > 0, ns[0, 1] > 0, inter
 
 
-def new_scratch():
-    """Scratch arrays for ``hsearch`` (one set per thread)."""
-    fc = np.zeros((MAX_POINTS, MAX_POINTS, KF), dtype=np.uint64)
-    nf = np.zeros((MAX_POINTS, MAX_POINTS), dtype=np.int64)
-    sc = np.zeros((MAX_POINTS, MAX_POINTS, KS), dtype=np.uint64)
-    ns = np.zeros((MAX_POINTS, MAX_POINTS), dtype=np.int64)
-    pmask = np.zeros(MAX_POINTS, dtype=np.uint64)
-    pcell = np.zeros(MAX_POINTS, dtype=np.int64)
-    pnb = np.zeros(MAX_POINTS, dtype=np.uint64)
-    near = np.zeros(MAX_POINTS + 64, dtype=np.int64)
-    dirty = np.zeros((MAX_POINTS, MAX_POINTS), dtype=np.int64)
+def new_scratch(cells: int = 64):
+    """Scratch arrays for ``hsearch`` on boards of up to ``cells`` cells (one set per thread):
+    sets of one word up to 64 cells, of two (a last axis of 2) up to 128."""
+    words = words_for(cells)
+    points = max_points(64 if words == 1 else 128)
+    tail = () if words == 1 else (2,)
+    fc = np.zeros((points, points, KF) + tail, dtype=np.uint64)
+    nf = np.zeros((points, points), dtype=np.int64)
+    sc = np.zeros((points, points, KS) + tail, dtype=np.uint64)
+    ns = np.zeros((points, points), dtype=np.int64)
+    pmask = np.zeros((points,) + tail, dtype=np.uint64)
+    pcell = np.zeros(points, dtype=np.int64)
+    pnb = np.zeros((points,) + tail, dtype=np.uint64)
+    near = np.zeros(points + 128, dtype=np.int64)
+    dirty = np.zeros((points, points), dtype=np.int64)
     return fc, nf, sc, ns, pmask, pcell, pnb, near, dirty

@@ -1,0 +1,70 @@
+"""H-search on sets of two words (``solvers/hex/bits.py``): the same answers as the one-word
+search on every board both take, and the known connections on 9x9 and 11x11, beyond 64 cells."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from boardai.solvers.hex import vc
+from boardai.solvers.hex.bits import from_words, to_words
+
+
+def search(w: int, h: int, black: set[int], white: set[int], colour: int, words: int):
+    """(full, semi, mustplay cells) of ``colour``'s edge-to-edge H-search."""
+    nbr, edges = vc.geometry(w, h, words)
+    scratch = vc.new_scratch(64 if words == 1 else 128)
+    own, opp = (black, white) if colour == 0 else (white, black)
+    full, semi, inter = vc.hsearch(to_words(sum(1 << c for c in own), words),
+                                   to_words(sum(1 << c for c in opp), words), colour, nbr, edges,
+                                   w * h, *scratch)
+    value = from_words(inter)
+    return bool(full), bool(semi), {c for c in range(w * h) if value >> c & 1}
+
+
+positions = st.tuples(st.integers(2, 8), st.integers(2, 8)).flatmap(
+    lambda wh: st.tuples(st.just(wh[0]), st.just(wh[1]),
+                         st.lists(st.sampled_from([0, 0, 0, 1, 2]), min_size=wh[0] * wh[1],
+                                  max_size=wh[0] * wh[1]), st.integers(0, 1)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions)
+def test_two_words_answer_as_one_word_does(case):
+    w, h, cells, colour = case
+    black = {c for c, v in enumerate(cells) if v == 1}
+    white = {c for c, v in enumerate(cells) if v == 2}
+    assert search(w, h, black, white, colour, 2) == search(w, h, black, white, colour, 1)
+
+
+def cell(w: int, row: int, col: int) -> int:
+    return row * w + col
+
+
+def test_a_chain_of_bridges_joins_black_on_9x9_and_11x11():
+    for size in (9, 11):
+        # Black stones on every other row, each bridged to the next: (r, c) and (r + 2, c - 1)
+        stones = {cell(size, r, 6 - r // 2) for r in range(1, size, 2)}
+        assert search(size, size, stones, set(), 0, 2)[0]
+        # and White, even moving first, has no connection left to make
+        assert not search(size, size, stones, set(), 1, 2)[1]
+
+
+def test_a_single_gap_past_cell_64_is_a_semi_connection_with_that_key():
+    size = 9
+    column = 4
+    gap = cell(size, 8, column)                 # cell 76, in the second word
+    black = {cell(size, r, column) for r in range(8)}
+    white = {cell(size, 8, c) for c in range(size) if c != column}   # only the gap is left
+    full, semi, must = search(size, size, black, white, 0, 2)
+    assert not full and semi and must == {gap}
+
+
+def test_words_are_chosen_by_the_board():
+    nbr, edges = vc.geometry(8, 8)
+    assert nbr.shape == (64,) and edges.shape == (4,)
+    nbr, edges = vc.geometry(11, 11)
+    assert nbr.shape == (121, 2) and edges.shape == (4, 2)
+    assert from_words(tuple(edges[1])) == sum(1 << cell(11, 10, c) for c in range(11))
+    # k11 (cell 120), the corner, is the neighbour of k10 and j11 only
+    assert [c for c, m in enumerate(nbr) if from_words(tuple(m)) >> 120 & 1] == [109, 119]
