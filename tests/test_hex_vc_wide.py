@@ -3,7 +3,6 @@ search on every board both take, and the known connections on 9x9 and 11x11, bey
 
 from __future__ import annotations
 
-import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from boardai.solvers.hex import vc
