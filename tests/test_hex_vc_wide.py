@@ -67,3 +67,47 @@ def test_words_are_chosen_by_the_board():
     assert from_words(tuple(edges[1])) == sum(1 << cell(11, 10, c) for c in range(11))
     # k11 (cell 120), the corner, is the neighbour of k10 and j11 only
     assert [c for c, m in enumerate(nbr) if from_words(tuple(m)) >> 120 & 1] == [109, 119]
+
+
+def test_the_mustplay_past_cell_64_is_the_only_move_mcts_keeps():
+    from boardai.engines.base import Limit
+    from boardai.engines.registry import make_engine
+    from boardai.games import get_game
+    from boardai.solvers.hex.player import Player
+
+    board = get_game("hex").new_board(9)
+    for r in range(8):               # Black down column e, White along row 9 but for e9
+        board.push(cell(9, r, 4))
+        board.push(cell(9, 8, r if r < 4 else r + 1))
+    assert Player.mustplay(board) == {cell(9, 8, 4)}
+    engine = make_engine("mcts:mustplay=1,seed=3")
+    assert engine.search(board, Limit(sims=200)).move == cell(9, 8, 4)
+    assert Player.mustplay(get_game("hex").new_board(9)) is None       # nothing to answer
+
+
+def test_mustplay_never_drops_a_winning_move():
+    """On random small positions the exact solver finds no winning move outside the mustplay."""
+    import random
+
+    from boardai.games import get_game
+    from boardai.solvers.hex.player import Player
+    from boardai.solvers.hex.solver import solve
+
+    rng = random.Random(5)
+    checked = with_a_win = 0
+    while checked < 12 or with_a_win < 4:
+        board = get_game("hex").new_board(rng.choice((4, 5)))
+        for _ in range(rng.randrange(3, 9)):
+            board.push(rng.choice([m for m in board.legal_moves if m < board.width ** 2]))
+            if board.is_game_over():
+                break
+        if board.is_game_over():
+            continue
+        must = Player.mustplay(board)
+        if must is None:
+            continue
+        result = solve(board)
+        winning = {board.parse_move(m) for m in result.winning_moves}
+        assert winning <= must, (board.move_stack, must, winning)
+        checked += 1
+        with_a_win += bool(winning)

@@ -121,6 +121,10 @@ class MctsEngine(Engine):
                + ", ".join(
                    f"{g.name} {g.mcts_patterns:g}" for g in all_games().values()) + ")",
                min=0, max=1e6),
+        Option("mustplay", parse_bool, False, "before searching, mark as lost the root moves "
+               "outside the mustplay: the cells common to the opponent's virtual semi "
+               "connections, where the game's solver module offers it (Hex: H-search, boards "
+               "up to 128 cells)"),
         threads_option(1, "root-parallel search threads"),
         Option("memory_mb", int, 512, "memory cap for all trees together (MiB; pages are taken "
                "as the trees grow)", min=1, max=MAX_MEMORY_MB),
@@ -267,6 +271,8 @@ class MctsEngine(Engine):
             on_info = self.on_info
             report = lambda done, depth: on_info(   # noqa: E731
                 self._answer(board, trees, [(done * self.threads, depth)], clock, final=False))
+        if self.opts.get("mustplay"):
+            self._mark_refuted(trees, state, params, self._outside_mustplay(board))
         beside = solver if self.threads > 1 else None      # the solver's own thread
         if solver is not None and beside is None:
             proof = solver.run(board, clock.start + seconds * solver.share)
@@ -316,6 +322,23 @@ class MctsEngine(Engine):
                   f"{result.time_s:.3f} s)", file=sys.stderr)
         return result
 
+    def _solver_player(self, board: Board):
+        """The game's perfect-play module's player (made once per game), or None."""
+        name = board.game_name
+        if name not in self._solvers:
+            module = solvers.for_game(name)
+            self._solvers[name] = None if module is None else module.Player()
+        return self._solvers[name]
+
+    def _outside_mustplay(self, board: Board) -> set[int]:
+        """The root moves outside the mustplay (lost), if the game's solver module finds one."""
+        player = self._solver_player(board)
+        must = player.mustplay(board) if hasattr(player, "mustplay") else None
+        if must is None:
+            return set()
+        cells = board.width * board.height
+        return {m for m in board.legal_moves if m < cells and m not in must}
+
     def _root_solver(self, board: Board, seconds: float | None) -> "_RootSolver | None":
         """The exact solver for this move's root (``solver`` option), or None: off, no time
         limit (a ``sims`` search stays reproducible), an analysis, or a board the game's solver
@@ -325,11 +348,7 @@ class MctsEngine(Engine):
             share = game_of(board).mcts_solver
         if not share or self._analysing:
             return None
-        name = board.game_name
-        if name not in self._solvers:
-            module = solvers.for_game(name)
-            self._solvers[name] = None if module is None else module.Player()
-        player = self._solvers[name]
+        player = self._solver_player(board)
         if player is None or not player.supports(board):
             return None
         if hasattr(player, "load"):

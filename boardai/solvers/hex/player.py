@@ -8,8 +8,15 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
+from boardai.games.layout import HEADER
 from boardai.solvers.answer import Answer
+from boardai.solvers.hex import vc
+from boardai.solvers.hex.bits import MAX_CELLS, from_words, to_words, words_for
 from boardai.solvers.hex.solver import engine_move, known_outcomes, load, move_outcomes
+
+_VC_TABLES: dict[tuple[int, int], tuple] = {}      # (w, h) -> geometry and H-search scratch
 
 
 class Player:
@@ -22,6 +29,33 @@ class Player:
 
     def __init__(self, **_options):
         pass
+
+    @staticmethod
+    def mustplay(board) -> set[int] | None:
+        """The cells the side to move must play in, or lose at once to a virtual connection:
+        the cells common to the opponent's edge-to-edge semi connections (H-search; boards of
+        up to 128 cells).  None when the opponent has no semi connection, or a full one (then
+        every move loses), or the board is too large.  Sound: a move outside the set leaves
+        one of those semi connections whole, and the opponent completes it."""
+        w, h = board.width, board.height
+        n = w * h
+        if n > MAX_CELLS:
+            return None
+        if (w, h) not in _VC_TABLES:
+            words = words_for(n)
+            _VC_TABLES[(w, h)] = (words, *vc.geometry(w, h), vc.new_scratch(n))
+        words, nbr, edges, scratch = _VC_TABLES[(w, h)]
+        cells = np.asarray(board.state[HEADER:HEADER + n])
+        mover = int(board.turn)                 # 0 Black, 1 White
+        black = sum(1 << int(c) for c in np.flatnonzero(cells == 1))
+        white = sum(1 << int(c) for c in np.flatnonzero(cells == 2))
+        opp, own = (white, black) if mover == 0 else (black, white)
+        full, semi, inter = vc.hsearch(to_words(opp, words), to_words(own, words), 1 - mover,
+                                       nbr, edges, n, *scratch)
+        if full or not semi:
+            return None
+        value = from_words(inter)
+        return {c for c in range(n) if value >> c & 1}
 
     @staticmethod
     def load(board) -> None:
