@@ -80,7 +80,7 @@ def test_the_mustplay_past_cell_64_is_the_only_move_mcts_keeps():
         board.push(cell(9, r, 4))
         board.push(cell(9, 8, r if r < 4 else r + 1))
     assert Player.mustplay(board) == {cell(9, 8, 4)}
-    engine = make_engine("mcts:mustplay=1,seed=3")
+    engine = make_engine("mcts:mustplay=50,seed=3")
     assert engine.search(board, Limit(sims=200)).move == cell(9, 8, 4)
     assert Player.mustplay(get_game("hex").new_board(9)) is None       # nothing to answer
 
@@ -111,3 +111,59 @@ def test_mustplay_never_drops_a_winning_move():
         assert winning <= must, (board.move_stack, must, winning)
         checked += 1
         with_a_win += bool(winning)
+
+
+def test_tree_knowledge_proves_nodes_and_keeps_the_time():
+    """In a timed search, busy nodes get H-search: some tree nodes end up proven (the position
+    below is full of threats) and the answer is still a legal move."""
+    from boardai.engines.base import Limit
+    from boardai.engines.mcts import kernel as MK
+    from boardai.engines.registry import make_engine
+    from boardai.games import get_game
+
+    board = get_game("hex").new_board(9)
+    for move in ("e5", "d6", "f3", "c4", "g2", "b3"):
+        board.push(move)
+    engine = make_engine("mcts:mustplay=100,seed=1")
+    result = engine.search(board, Limit(time=0.5))
+    tree = engine._trees[0]
+    used = int(tree.meta[MK.USED])
+    assert board.is_legal(result.move) and len(tree.known) > 0
+    assert (tree.ints[:used, MK.PROOF] != 0).any()
+
+
+def test_every_proof_in_a_tree_with_knowledge_is_right():
+    """On 5x5 positions, the tree's proven nodes one and two moves deep (by the knowledge or
+    the MCTS-solver) agree with the exact solver."""
+    import random
+
+    from boardai.engines.base import Limit
+    from boardai.engines.mcts import kernel as MK
+    from boardai.engines.registry import make_engine
+    from boardai.games import get_game
+    from boardai.solvers.hex.solver import solve
+
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(4):
+        board = get_game("hex").new_board(5)
+        for _ in range(4):
+            board.push(rng.choice([m for m in board.legal_moves if m < 25]))
+        engine = make_engine("mcts:mustplay=20,seed=2")
+        engine.search(board, Limit(sims=3000))
+        tree = engine._trees[0]
+        root = tree.root
+        first, k = int(tree.ints[root, MK.CHILD]), int(tree.ints[root, MK.NCHILD])
+        for ch in range(first, first + k):
+            proof = int(tree.ints[ch, MK.PROOF])
+            if proof == 0:
+                continue
+            after = board.copy()
+            after.push(int(tree.ints[ch, MK.MOVE]))
+            mover = board.turn
+            winner = after.outcome().winner if after.is_game_over() else solve(after).winner
+            mover_wins = (winner == "black") == (int(mover) == 0) if isinstance(winner, str) \
+                else winner == mover
+            assert mover_wins == (proof == 1), (board.move_stack, int(tree.ints[ch, MK.MOVE]))
+            checked += 1
+    assert checked >= 10

@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -30,7 +30,7 @@ from boardai.engines.base import (
 )
 from boardai.games import all_games, game_of
 from boardai.games.base import Board
-from boardai.games.layout import FLAGS, new_rng
+from boardai.games.layout import FLAGS, NUM_ACTIONS, new_rng
 
 DEFAULT_TIME = 1.0
 SLICE_S = 0.005          # target length of one jitted slice between clock checks
@@ -38,6 +38,8 @@ MAX_C = 100.0            # option ranges (see `boardai engines`)
 MAX_EXPAND = 1_000_000
 MAX_MEMORY_MB = 65536    # 64 GiB; node indices are int32, so at most 2**31 nodes in any case
 NO_KNOWLEDGE = np.empty(0, dtype=np.float64)
+KNOWLEDGE_MARGIN_S = 0.02    # no tree knowledge (an H-search) this close to the deadline
+KNOWLEDGE_NODES = 4096       # busy nodes looked at per slice, at most
 
 
 @dataclass
@@ -48,6 +50,7 @@ class _Tree:
     rng: np.ndarray
     key: tuple | None = None
     history: list[int] | None = None
+    known: set = field(default_factory=set)    # nodes the knowledge has seen (mustplay=)
 
     @property
     def root(self) -> int:
@@ -121,10 +124,11 @@ class MctsEngine(Engine):
                + ", ".join(
                    f"{g.name} {g.mcts_patterns:g}" for g in all_games().values()) + ")",
                min=0, max=1e6),
-        Option("mustplay", parse_bool, False, "before searching, mark as lost the root moves "
-               "outside the mustplay: the cells common to the opponent's virtual semi "
-               "connections, where the game's solver module offers it (Hex: H-search, boards "
-               "up to 128 cells)"),
+        Option("mustplay", int, 0, "H-search knowledge in the tree, where the game's solver "
+               "module offers it (Hex, boards up to 128 cells): at the root before searching "
+               "and at every node that reaches this many visits, the moves outside the "
+               "mustplay (the cells common to the opponent's virtual semi connections) are "
+               "proven lost and a virtual win proves the node; 0 off", min=0, max=10**9),
         threads_option(1, "root-parallel search threads"),
         Option("memory_mb", int, 512, "memory cap for all trees together (MiB; pages are taken "
                "as the trees grow)", min=1, max=MAX_MEMORY_MB),
@@ -148,6 +152,7 @@ class MctsEngine(Engine):
         self._solvers: dict[str, object] = {}
         self._analysing = False
         self._prior_table = NO_KNOWLEDGE
+        self._root_board: Board | None = None
         self.last_stats: dict = {}
 
     # --- trees --------------------------------------------------------------------------
@@ -182,7 +187,9 @@ class MctsEngine(Engine):
                 reused = True
         if not reused:
             MK.reset_tree(tree.ints, tree.flts, tree.meta)
+            tree.known = set()
         elif tree.meta[MK.USED] > tree.ints.shape[0] // 2 and tree.root != 0:
+            tree.known = set()
             ints, flts, meta = MK.new_tree(tree.ints.shape[0])
             MK.compact_tree(tree.ints, tree.flts, tree.meta, ints, flts)
             meta[:] = tree.meta
@@ -229,7 +236,8 @@ class MctsEngine(Engine):
         default ``self.stop``, is set), in short jitted slices; ``report(done, depth)`` every
         ``INFO_EVERY`` seconds."""
         stop = self.stop if stop is None else stop
-        if deadline is None and report is None and stop is None:
+        knowledge = int(self.opts.get("mustplay") or 0)
+        if deadline is None and report is None and stop is None and not knowledge:
             return MK.run_simulations(tree.ints, tree.flts, tree.meta, state, sims, tree.rng, params,
                                       self._tables, self._prior_table)
         done = deepest = 0
@@ -245,6 +253,8 @@ class MctsEngine(Engine):
             deepest = max(deepest, d)
             if n < batch:        # root solved
                 break
+            if knowledge and (deadline is None or deadline - time.perf_counter() > KNOWLEDGE_MARGIN_S):
+                self._tree_knowledge(tree, knowledge)
             took = max(time.perf_counter() - now, 1e-6)
             per_sim = took / n
             left = SLICE_S if deadline is None else max(0.0, deadline - time.perf_counter()) * 0.5
@@ -271,6 +281,7 @@ class MctsEngine(Engine):
             on_info = self.on_info
             report = lambda done, depth: on_info(   # noqa: E731
                 self._answer(board, trees, [(done * self.threads, depth)], clock, final=False))
+        self._root_board = board
         if self.opts.get("mustplay"):
             self._mark_refuted(trees, state, params, self._outside_mustplay(board))
         beside = solver if self.threads > 1 else None      # the solver's own thread
@@ -329,6 +340,37 @@ class MctsEngine(Engine):
             module = solvers.for_game(name)
             self._solvers[name] = None if module is None else module.Player()
         return self._solvers[name]
+
+    def _tree_knowledge(self, tree: _Tree, visits: int) -> None:
+        """The solver module's H-search on the positions of the tree's nodes that reached
+        ``visits`` (each once): a node whose mover has a virtual win is proven, and its
+        children outside the mustplay are proven losses (``MK.prove_by_knowledge``)."""
+        player = self._solver_player(self._root_board)
+        if not hasattr(player, "threat"):
+            return
+        root = tree.root
+        cells = self._root_board.width * self._root_board.height
+        busy = np.empty(KNOWLEDGE_NODES, dtype=np.int64)
+        for node in busy[:MK.busy_nodes(tree.ints, tree.flts, root, visits, busy)].tolist():
+            if node in tree.known or tree.ints[node, MK.PROOF] != 0:
+                continue
+            tree.known.add(node)
+            moves = []
+            at = node
+            while at != root:
+                moves.append(int(tree.ints[at, MK.MOVE]))
+                at = int(tree.ints[at, MK.PARENT])
+            board = self._root_board.copy()
+            for move in reversed(moves):
+                board.push(move)
+            threat = player.threat(board)
+            if threat is None:
+                continue
+            lost = np.zeros(int(board.state[NUM_ACTIONS]), dtype=np.bool_)
+            if threat is not True:
+                lost[:cells] = True
+                lost[list(threat)] = False
+            MK.prove_by_knowledge(tree.ints, node, lost, threat is True, root)
 
     def _outside_mustplay(self, board: Board) -> set[int]:
         """The root moves outside the mustplay (lost), if the game's solver module finds one."""

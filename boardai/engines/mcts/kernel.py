@@ -137,6 +137,51 @@ def _propagate_proof(ints, node, root):
         node = p
 
 
+@njit(cache=True, nogil=True)
+def busy_nodes(ints, flts, root, visits, out):
+    """The unproven nodes with children under the root that have at least ``visits`` visits
+    (their ancestors have as many), into ``out``; returns how many (at most ``len(out)``)."""
+    k = 0
+    head = 0
+    if flts[root, VISITS] >= visits:
+        out[0] = root
+        k = 1
+    while head < k:
+        node = out[head]
+        head += 1
+        first = ints[node, CHILD]
+        for ch in range(first, first + ints[node, NCHILD]):
+            if flts[ch, VISITS] >= visits and ints[ch, NCHILD] > 0 and ints[ch, PROOF] == 0:
+                if k == out.shape[0]:
+                    return k
+                out[k] = ch
+                k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def prove_by_knowledge(ints, node, lost, won, root):
+    """Knowledge found outside the tree about ``node``'s position: ``won`` (the player who
+    moved into the node has a virtual win) proves the node; otherwise the children whose
+    moves are flagged in ``lost`` (indexed by move) are proven losses for their mover.  The
+    proofs are propagated to the ancestors."""
+    if won:
+        ints[node, PROOF] = 1
+        _propagate_proof(ints, node, root)
+        return
+    first = ints[node, CHILD]
+    changed = False
+    for ch in range(first, first + ints[node, NCHILD]):
+        if lost[ints[ch, MOVE]] and ints[ch, PROOF] == 0:
+            ints[ch, PROOF] = -1
+            changed = True
+    if changed:
+        for ch in range(first, first + ints[node, NCHILD]):
+            if ints[ch, PROOF] == -1:
+                _propagate_proof(ints, ch, root)
+                break
+
+
 @njit(cache=True, nogil=True, inline="always")
 def known_result(ints, st, child, mover, root):
     """After ``mover`` moved into ``child`` (position ``st``): the game's result if it is known

@@ -6,6 +6,7 @@ The swap decision comes from the shipped table of solved openings where it cover
 
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
@@ -16,7 +17,7 @@ from boardai.solvers.hex import vc
 from boardai.solvers.hex.bits import MAX_CELLS, from_words, to_words, words_for
 from boardai.solvers.hex.solver import engine_move, known_outcomes, load, move_outcomes
 
-_VC_TABLES: dict[tuple[int, int], tuple] = {}      # (w, h) -> geometry and H-search scratch
+_VC_TABLES: dict[tuple[int, int, int], tuple] = {}   # (w, h, thread) -> geometry, H-search scratch
 
 
 class Player:
@@ -37,14 +38,23 @@ class Player:
         up to 128 cells).  None when the opponent has no semi connection, or a full one (then
         every move loses), or the board is too large.  Sound: a move outside the set leaves
         one of those semi connections whole, and the opponent completes it."""
+        answer = Player.threat(board)
+        return None if answer is None or answer is True else answer
+
+    @staticmethod
+    def threat(board) -> set[int] | bool | None:
+        """The opponent's edge-to-edge connection by H-search: True if it is a full one (the
+        side to move has lost), the mustplay cells if only semi ones (see ``mustplay``), None
+        if none is found or the board has more than 128 cells."""
         w, h = board.width, board.height
         n = w * h
         if n > MAX_CELLS:
             return None
-        if (w, h) not in _VC_TABLES:
+        key = (w, h, threading.get_ident())          # scratch: one set a thread
+        if key not in _VC_TABLES:
             words = words_for(n)
-            _VC_TABLES[(w, h)] = (words, *vc.geometry(w, h), vc.new_scratch(n))
-        words, nbr, edges, scratch = _VC_TABLES[(w, h)]
+            _VC_TABLES[key] = (words, *vc.geometry(w, h), vc.new_scratch(n))
+        words, nbr, edges, scratch = _VC_TABLES[key]
         cells = np.asarray(board.state[HEADER:HEADER + n])
         mover = int(board.turn)                 # 0 Black, 1 White
         black = sum(1 << int(c) for c in np.flatnonzero(cells == 1))
@@ -52,7 +62,9 @@ class Player:
         opp, own = (white, black) if mover == 0 else (black, white)
         full, semi, inter = vc.hsearch(to_words(opp, words), to_words(own, words), 1 - mover,
                                        nbr, edges, n, *scratch)
-        if full or not semi:
+        if full:
+            return True
+        if not semi:
             return None
         value = from_words(inter)
         return {c for c in range(n) if value >> c & 1}
