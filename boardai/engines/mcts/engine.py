@@ -153,6 +153,7 @@ class MctsEngine(Engine):
         self._analysing = False
         self._prior_table = NO_KNOWLEDGE
         self._root_board: Board | None = None
+        self._knowledge_loaded: set[tuple] = set()
         self.last_stats: dict = {}
 
     # --- trees --------------------------------------------------------------------------
@@ -266,6 +267,8 @@ class MctsEngine(Engine):
         _load_kernels(board)      # once per process, before the clock: time=T is for searching
         limit = self._limit(limit)
         solver = self._root_solver(board, limit.time)       # loaded before the clock too
+        if self.opts.get("mustplay"):
+            self._load_knowledge(board)                       # and the H-search
         clock = Stopwatch()
         sims = limit.sims            # both may be set: whichever runs out first ends the search
         seconds = limit.time if limit.time is not None else (None if sims else DEFAULT_TIME)
@@ -371,6 +374,15 @@ class MctsEngine(Engine):
                 lost[:cells] = True
                 lost[list(threat)] = False
             MK.prove_by_knowledge(tree.ints, node, lost, threat is True, root)
+
+    def _load_knowledge(self, board: Board) -> None:
+        """Load (or compile) the H-search for this board size once, outside the move's time."""
+        key = (board.game_name, board.width, board.height)
+        if key not in self._knowledge_loaded:
+            player = self._solver_player(board)
+            if hasattr(player, "threat"):
+                player.threat(type(board)(board.width, board.height))
+            self._knowledge_loaded.add(key)
 
     def _outside_mustplay(self, board: Board) -> set[int]:
         """The root moves outside the mustplay (lost), if the game's solver module finds one."""

@@ -125,7 +125,7 @@ def _same(a, b):
     if _word(a):
         return lambda a, b: a == b
     if _pair(a):
-        return lambda a, b: a[0] == b[0] and a[1] == b[1]
+        return lambda a, b: ((a[0] ^ b[0]) | (a[1] ^ b[1])) == ZERO
 
 
 @overload(count, inline="always")
@@ -142,7 +142,8 @@ def _has(a, c):
         return lambda a, c: (a >> np.uint64(c)) & ONE != ZERO
     if _pair(a):
         def two(a, c):
-            word = a[0] if c < 64 else a[1]
+            low = np.uint64(c < 64)          # branch-free: 1 for the low word, else 0
+            word = (a[0] * low) | (a[1] * (ONE - low))
             return (word >> np.uint64(c & 63)) & ONE != ZERO
         return two
 
@@ -154,8 +155,8 @@ def _single(c, like):
     if _pair(like):
         def two(c, like):
             b = ONE << np.uint64(c & 63)
-            low = c < 64
-            return (b if low else ZERO, ZERO if low else b)
+            low = np.uint64(c < 64)
+            return (b * low, b * (ONE - low))
         return two
 
 
@@ -173,8 +174,8 @@ def _lowest(a):
         return lambda a: a & (~a + ONE)
     if _pair(a):
         def two(a):
-            low = a[0] != ZERO
-            return (a[0] & (~a[0] + ONE), ZERO if low else a[1] & (~a[1] + ONE))
+            high = np.uint64(a[0] == ZERO)    # the lowest cell is in the high word
+            return (a[0] & (~a[0] + ONE), (a[1] & (~a[1] + ONE)) * high)
         return two
 
 
