@@ -174,4 +174,4 @@ def test_games_without_patterns_never_get_priors():
     board = get_game("connect4").new_board("7x6")
     engine = make_engine("mcts:patterns=30")
     params = engine._params(board)
-    assert params[MK.P_BIAS] == 0.0 and engine._knowledge(board, params).size == 0
+    assert params[MK.P_BIAS] == 0.0 and engine._pattern_table(board, params).size == 0

@@ -217,7 +217,7 @@ class MctsEngine(Engine):
                          float(patterns) if game.move_patterns is not None else 0.0])
 
     @staticmethod
-    def _knowledge(board: Board, params: np.ndarray) -> np.ndarray:
+    def _pattern_table(board: Board, params: np.ndarray) -> np.ndarray:
         """The game's learned move weights when the priors are on (else an empty table)."""
         game = game_of(board)
         if params[MK.P_BIAS] > 0.0 and game.move_patterns is not None:
@@ -237,8 +237,8 @@ class MctsEngine(Engine):
         default ``self.stop``, is set), in short jitted slices; ``report(done, depth)`` every
         ``INFO_EVERY`` seconds."""
         stop = self.stop if stop is None else stop
-        knowledge = int(self.opts.get("mustplay") or 0)
-        if deadline is None and report is None and stop is None and not knowledge:
+        mustplay_visits = int(self.opts.get("mustplay") or 0)
+        if deadline is None and report is None and stop is None and not mustplay_visits:
             return MK.run_simulations(tree.ints, tree.flts, tree.meta, state, sims, tree.rng, params,
                                       self._tables, self._prior_table)
         done = deepest = 0
@@ -254,9 +254,10 @@ class MctsEngine(Engine):
             deepest = max(deepest, d)
             if n < batch:        # root solved
                 break
-            if knowledge and (deadline is None or deadline - time.perf_counter() > KNOWLEDGE_MARGIN_S):
-                self._tree_knowledge(tree, knowledge)
             took = max(time.perf_counter() - now, 1e-6)
+            if mustplay_visits and (deadline is None
+                                    or deadline - time.perf_counter() > KNOWLEDGE_MARGIN_S):
+                self._tree_knowledge(tree, mustplay_visits)
             per_sim = took / n
             left = SLICE_S if deadline is None else max(0.0, deadline - time.perf_counter()) * 0.5
             target = min(SLICE_S, left)
@@ -278,7 +279,7 @@ class MctsEngine(Engine):
             self._prepare(tree, board)
         state = board.state.copy()
         params = self._params(board)
-        self._prior_table = self._knowledge(board, params)     # read by the trees' threads
+        self._prior_table = self._pattern_table(board, params)     # read by the trees' threads
         report = None
         if self.on_info is not None:
             on_info = self.on_info
