@@ -332,3 +332,23 @@ def test_the_shipped_hex_7x7_network_opens_with_a_winning_move():
     board = get_game("hex").new_board(7)
     move = make_engine("policy").play(board, Limit()).name
     assert opening_table()[7][move] == "black"
+
+
+def test_the_shipped_hex_9x9_network_is_the_one_9x9_boards_get():
+    """Hex 9x9 boards (and 10x10, nearer to it than to 7x7) get the shipped 9x9 network, a
+    32x2 one (the shape that meets the inference target on one core); its priors cover only
+    legal moves."""
+    import numpy as np
+
+    from boardai.engines.nn_engine import load_network, network_for, shipped_networks
+    from boardai.games import get_game
+
+    assert network_for("hex", 9, 9) == shipped_networks()["hex-9x9"]
+    assert network_for("hex", 10, 10) == shipped_networks()["hex-9x9"]
+    net = load_network(shipped_networks()["hex-9x9"])
+    assert (net.config.channels, net.config.blocks) == (32, 2)
+    board = get_game("hex").new_board(9)
+    board.push("e5")
+    priors, values = net.policy_value([board.state])
+    assert priors.shape == (1, 82) and np.isclose(priors.sum(), 1.0)
+    assert priors[0, board.parse_move("e5")] == 0.0 and -1.0 <= values[0] <= 1.0
