@@ -167,3 +167,24 @@ def test_every_proof_in_a_tree_with_knowledge_is_right():
             assert mover_wins == (proof == 1), (board.move_stack, int(tree.ints[ch, MK.MOVE]))
             checked += 1
     assert checked >= 10
+
+
+def test_a_virtually_lost_root_is_still_searched():
+    """White already holds a virtual win (a chain of bridges across the board): with the
+    knowledge on, Black's root is proven lost, and the search plays on from its statistics
+    instead of stopping with an unsearched move."""
+    from boardai.engines.base import Limit
+    from boardai.engines.registry import make_engine
+    from boardai.games import get_game
+    from boardai.solvers.hex.player import Player
+
+    board = get_game("hex").new_board(9)
+    white = [cell(9, 6 - c // 2, c) for c in range(1, 9, 2)]     # bridged, left to right
+    black = ["a9", "b9", "c9", "d9"]
+    for w_cell, b_move in zip(white, black):
+        board.push(b_move)
+        board.push(w_cell)
+    assert Player.threat(board) is True
+    engine = make_engine("mcts:mustplay=50,seed=4")
+    result = engine.search(board, Limit(time=0.3))
+    assert board.is_legal(result.move) and result.info["sims"] > 100

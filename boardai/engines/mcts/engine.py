@@ -253,6 +253,9 @@ class MctsEngine(Engine):
             done += n
             deepest = max(deepest, d)
             if n < batch:        # root solved
+                if mustplay_visits and self._play_on_when_lost(tree):
+                    mustplay_visits = 0          # no more knowledge for this move
+                    continue
                 break
             took = max(time.perf_counter() - now, 1e-6)
             if mustplay_visits and (deadline is None
@@ -375,6 +378,20 @@ class MctsEngine(Engine):
                 lost[:cells] = True
                 lost[list(threat)] = False
             MK.prove_by_knowledge(tree.ints, node, lost, threat is True, root)
+
+    @staticmethod
+    def _play_on_when_lost(tree: _Tree) -> bool:
+        """When the knowledge has proven the root lost for the side to move, forget the proofs
+        of the root and its children and say so (True): the search goes on, and its statistics
+        pick the move that resists longest, which keeps chances against a fallible opponent
+        (a virtual connection is a loss only if the opponent finds its answers)."""
+        root = tree.root
+        if tree.ints[root, MK.PROOF] != 1:
+            return False
+        tree.ints[root, MK.PROOF] = 0
+        first, k = int(tree.ints[root, MK.CHILD]), int(tree.ints[root, MK.NCHILD])
+        tree.ints[first:first + k, MK.PROOF] = 0
+        return True
 
     def _load_knowledge(self, board: Board) -> None:
         """Load (or compile) the H-search for this board size once, outside the move's time."""
