@@ -289,8 +289,12 @@ class MctsEngine(Engine):
             report = lambda done, depth: on_info(   # noqa: E731
                 self._answer(board, trees, [(done * self.threads, depth)], clock, final=False))
         self._root_board = board
-        if self.opts.get("mustplay"):
-            self._mark_refuted(trees, state, params, self._outside_mustplay(board))
+        if self.opts.get("mustplay"):              # the root's knowledge, once, before searching
+            threat = self._threat(board)
+            for tree in trees:
+                if MK.expand_root(tree.ints, tree.flts, tree.meta, state, params,
+                                  self._prior_table):
+                    self._prove(tree, tree.root, board, threat)
         beside = solver if self.threads > 1 else None      # the solver's own thread
         if solver is not None and beside is None:
             proof = solver.run(board, clock.start + seconds * solver.share)
@@ -352,16 +356,11 @@ class MctsEngine(Engine):
         """The solver module's H-search on the positions of the tree's nodes that reached
         ``visits`` (each once): a node whose mover has a virtual win is proven, and its
         children outside the mustplay are proven losses (``MK.prove_by_knowledge``)."""
-        player = self._solver_player(self._root_board)
-        if not hasattr(player, "threat"):
-            return
         root = tree.root
-        cells = self._root_board.width * self._root_board.height
         busy = np.empty(KNOWLEDGE_NODES, dtype=np.int64)
         for node in busy[:MK.busy_nodes(tree.ints, tree.flts, root, visits, busy)].tolist():
             if node in tree.known or tree.ints[node, MK.PROOF] != 0:
                 continue
-            tree.known.add(node)
             moves = []
             at = node
             while at != root:
@@ -370,14 +369,25 @@ class MctsEngine(Engine):
             board = self._root_board.copy()
             for move in reversed(moves):
                 board.push(move)
-            threat = player.threat(board)
-            if threat is None:
-                continue
-            lost = np.zeros(int(board.state[NUM_ACTIONS]), dtype=np.bool_)
-            if threat is not True:
-                lost[:cells] = True
-                lost[list(threat)] = False
-            MK.prove_by_knowledge(tree.ints, node, lost, threat is True, root)
+            self._prove(tree, node, board, self._threat(board))
+
+    def _threat(self, board: Board):
+        """The solver module's H-search answer for ``board`` (``Player.threat``), or None."""
+        player = self._solver_player(board)
+        return player.threat(board) if hasattr(player, "threat") else None
+
+    @staticmethod
+    def _prove(tree: _Tree, node: int, board: Board, threat) -> None:
+        """Write a ``threat`` answer for ``node`` (whose position is ``board``) into the tree:
+        a virtual win of its mover proves it, moves outside a mustplay are proven lost."""
+        tree.known.add(node)
+        if threat is None:
+            return
+        lost = np.zeros(int(board.state[NUM_ACTIONS]), dtype=np.bool_)
+        if threat is not True:
+            lost[:board.width * board.height] = True
+            lost[list(threat)] = False
+        MK.prove_by_knowledge(tree.ints, node, lost, threat is True, tree.root)
 
     @staticmethod
     def _play_on_when_lost(tree: _Tree) -> bool:
@@ -401,15 +411,6 @@ class MctsEngine(Engine):
             if hasattr(player, "threat"):
                 player.threat(type(board)(board.width, board.height))
             self._knowledge_loaded.add(key)
-
-    def _outside_mustplay(self, board: Board) -> set[int]:
-        """The root moves outside the mustplay (lost), if the game's solver module finds one."""
-        player = self._solver_player(board)
-        must = player.mustplay(board) if hasattr(player, "mustplay") else None
-        if must is None:
-            return set()
-        cells = board.width * board.height
-        return {m for m in board.legal_moves if m < cells and m not in must}
 
     def _root_solver(self, board: Board, seconds: float | None) -> "_RootSolver | None":
         """The exact solver for this move's root (``solver`` option), or None: off, no time

@@ -13,7 +13,7 @@ either kind.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import overload
 
 from boardai.games.layout import popcount
@@ -233,14 +233,3 @@ def _put3(arr, x, y, i, v):
             arr[x, y, i, 0] = v[0]
             arr[x, y, i, 1] = v[1]
         return two
-
-
-@njit(cache=True, nogil=True)
-def cells_of(a, n, out):
-    """The cells of set ``a`` (below ``n``) into ``out``; returns how many."""
-    k = 0
-    for c in range(n):
-        if has(a, c):
-            out[k] = c
-            k += 1
-    return k

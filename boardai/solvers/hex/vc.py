@@ -47,8 +47,6 @@ def max_points(cells: int) -> int:
     return cells + 2
 
 
-MAX_POINTS = max_points(64)     # the one-word solver's scratch
-
 
 def geometry(w: int, h: int, words: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Neighbour sets ``nbr[cell]`` and the edge sets ``edges[4]`` (top, bottom, left, right)
