@@ -47,7 +47,6 @@ def max_points(cells: int) -> int:
     return cells + 2
 
 
-
 def geometry(w: int, h: int, words: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Neighbour sets ``nbr[cell]`` and the edge sets ``edges[4]`` (top, bottom, left, right)
     of a W×H board: one word each up to 64 cells, a pair (``[.., 2]`` arrays) up to 128
