@@ -3,6 +3,8 @@ search on every board both take, and the known connections on 9x9 and 11x11, bey
 
 from __future__ import annotations
 
+import pytest
+
 from hypothesis import given, settings, strategies as st
 
 from boardai.solvers.hex import vc
@@ -34,6 +36,31 @@ def test_two_words_answer_as_one_word_does(case):
     black = {c for c, v in enumerate(cells) if v == 1}
     white = {c for c, v in enumerate(cells) if v == 2}
     assert search(w, h, black, white, colour, 2) == search(w, h, black, white, colour, 1)
+
+
+def node_knowledge(w, h, black, white, mover, words):
+    """``solver.evaluate`` (fill-in, H-search, capture domination) as plain Python values."""
+    from boardai.solvers.hex.inferior import ring_table
+    from boardai.solvers.hex.solver import centre_rank, evaluate
+
+    nbr, edges = vc.geometry(w, h, words)
+    result, moves, cells = evaluate(
+        to_words(sum(1 << c for c in black), words), to_words(sum(1 << c for c in white), words),
+        mover, nbr, edges, ring_table(w, h), centre_rank(w, h), w * h,
+        vc.new_scratch(64 if words == 1 else 128))
+    return int(result), from_words(moves), from_words(cells)
+
+
+@settings(max_examples=120, deadline=None)
+@given(positions)
+def test_the_node_evaluation_on_two_words_answers_as_on_one(case):
+    """The solver's whole node evaluation (dead and captured cells filled in, H-search,
+    capture-dominated moves dropped), which the MCTS knowledge runs on 9x9 to 11x11."""
+    w, h, cells, mover = case
+    black = {c for c, v in enumerate(cells) if v == 1}
+    white = {c for c, v in enumerate(cells) if v == 2}
+    assert node_knowledge(w, h, black, white, mover, 2) == \
+        node_knowledge(w, h, black, white, mover, 1)
 
 
 def cell(w: int, row: int, col: int) -> int:
@@ -132,9 +159,11 @@ def test_tree_knowledge_proves_nodes_and_keeps_the_time():
     assert (tree.ints[:used, MK.PROOF] != 0).any()
 
 
-def test_every_proof_in_a_tree_with_knowledge_is_right():
-    """On 5x5 positions, the tree's proven nodes one and two moves deep (by the knowledge or
-    the MCTS-solver) agree with the exact solver."""
+@pytest.mark.parametrize("inferior", [True, False])
+def test_every_proof_in_a_tree_with_knowledge_is_right(inferior):
+    """On 5x5 positions, the tree's proven root children (by the knowledge or the MCTS-solver)
+    agree with the exact solver, and the children the knowledge dropped never held the only
+    winning moves: when the side to move wins, a kept child wins too."""
     import random
 
     from boardai.engines.base import Limit
@@ -144,29 +173,37 @@ def test_every_proof_in_a_tree_with_knowledge_is_right():
     from boardai.solvers.hex.solver import solve
 
     rng = random.Random(3)
-    checked = 0
-    for _ in range(4):
+    proofs = wins_kept = dropped = 0
+    for _ in range(6):
         board = get_game("hex").new_board(5)
         for _ in range(4):
             board.push(rng.choice([m for m in board.legal_moves if m < 25]))
-        engine = make_engine("mcts:mustplay=20,seed=2")
+        engine = make_engine(f"mcts:mustplay=20,seed=2,inferior={str(inferior).lower()}")
         engine.search(board, Limit(sims=3000))
         tree = engine._trees[0]
         root = tree.root
         first, k = int(tree.ints[root, MK.CHILD]), int(tree.ints[root, MK.NCHILD])
+        mover = int(board.turn)
+        winning = {board.parse_move(m) for m in solve(board).winning_moves}
+        kept = set()
         for ch in range(first, first + k):
+            move = int(tree.ints[ch, MK.MOVE])
+            kept.add(move)
             proof = int(tree.ints[ch, MK.PROOF])
             if proof == 0:
                 continue
             after = board.copy()
-            after.push(int(tree.ints[ch, MK.MOVE]))
-            mover = board.turn
+            after.push(move)
             winner = after.outcome().winner if after.is_game_over() else solve(after).winner
-            mover_wins = (winner == "black") == (int(mover) == 0) if isinstance(winner, str) \
+            mover_wins = (winner == "black") == (mover == 0) if isinstance(winner, str) \
                 else winner == mover
-            assert mover_wins == (proof == 1), (board.move_stack, int(tree.ints[ch, MK.MOVE]))
-            checked += 1
-    assert checked >= 10
+            assert mover_wins == (proof == 1), (board.move_stack, move)
+            proofs += 1
+        dropped += 25 - len(board.move_stack) - k
+        if winning:
+            assert kept & winning, (board.move_stack, sorted(kept), sorted(winning))
+            wins_kept += 1
+    assert proofs >= 5 and wins_kept >= 2 and dropped >= 10, (proofs, wins_kept, dropped)
 
 
 def test_a_virtually_lost_root_is_still_searched():
@@ -188,3 +225,60 @@ def test_a_virtually_lost_root_is_still_searched():
     engine = make_engine("mcts:mustplay=50,seed=4")
     result = engine.search(board, Limit(time=0.3))
     assert board.is_legal(result.move) and result.info["sims"] > 100
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), keep_bits=st.integers(0, 2**25 - 1), deep=st.booleans())
+def test_dropping_children_keeps_the_tree_whole(seed, keep_bits, deep):
+    """``apply_knowledge`` drops the children not kept by trading rows inside the block: every
+    node still reached from the root has its children's PARENT pointing at it, a kept child
+    keeps its statistics and its whole subtree, and only the kept moves (and a proven win)
+    remain, at least one of them."""
+    import numpy as np
+
+    from boardai.engines.base import Limit
+    from boardai.engines.mcts import kernel as MK
+    from boardai.engines.registry import make_engine
+    from boardai.games import get_game
+    from boardai.games.layout import NUM_ACTIONS
+
+    board = get_game("hex").new_board(5)
+    engine = make_engine(f"mcts:seed={seed % 1000}")
+    engine.search(board, Limit(sims=400))
+    tree = engine._trees[0]
+    ints, flts = tree.ints, tree.flts
+
+    def children(node):
+        first = int(ints[node, MK.CHILD])
+        return range(first, first + int(ints[node, MK.NCHILD]))
+
+    def snapshot(node):
+        """move path -> (visits, wins, proof) of every node under ``node``."""
+        out, todo = {}, [(node, ())]
+        while todo:
+            at, path = todo.pop()
+            out[path] = (float(flts[at, MK.VISITS]), float(flts[at, MK.WINS]),
+                         int(ints[at, MK.PROOF]))
+            todo += [(ch, path + (int(ints[ch, MK.MOVE]),)) for ch in children(at)]
+        return out
+
+    node = tree.root
+    if deep:                                    # the busiest grandchild-bearing child
+        node = max(children(node), key=lambda ch: flts[ch, MK.VISITS])
+    before = {int(ints[ch, MK.MOVE]): snapshot(ch) for ch in children(node)}
+    assert len(before) > 1
+    keep = np.array([(keep_bits >> m) & 1 for m in range(int(board.state[NUM_ACTIONS]))],
+                    dtype=np.bool_)
+    swaps = np.empty((32, 2), dtype=np.int64)
+    MK.apply_knowledge(ints, flts, node, 0, keep, tree.root, swaps)
+    after = {int(ints[ch, MK.MOVE]): snapshot(ch) for ch in children(node)}
+    wanted = {m for m in before if keep[m] or before[m][()][2] == 1}
+    assert set(after) == (wanted if wanted else set(before))
+    for move, sub in after.items():
+        assert sub == before[move]
+    todo = [tree.root]
+    while todo:
+        at = todo.pop()
+        for ch in children(at):
+            assert ints[ch, MK.PARENT] == at
+            todo.append(ch)

@@ -128,7 +128,10 @@ class MctsEngine(Engine):
                "module offers it (Hex, boards up to 128 cells): at the root before searching "
                "and at every node that reaches this many visits, the moves outside the "
                "mustplay (the cells common to the opponent's virtual semi connections) are "
-               "proven lost and a virtual win proves the node; 0 off", min=0, max=10**9),
+               "dropped and a virtual win proves the node; 0 off", min=0, max=10**9),
+        Option("inferior", parse_bool, True, "with mustplay: fill in dead cells and captured "
+               "pairs before the H-search, and drop them and capture-dominated moves from the "
+               "children (as the exact solver does)"),
         threads_option(1, "root-parallel search threads"),
         Option("memory_mb", int, 512, "memory cap for all trees together (MiB; pages are taken "
                "as the trees grow)", min=1, max=MAX_MEMORY_MB),
@@ -290,11 +293,11 @@ class MctsEngine(Engine):
                 self._answer(board, trees, [(done * self.threads, depth)], clock, final=False))
         self._root_board = board
         if self.opts.get("mustplay"):              # the root's knowledge, once, before searching
-            threat = self._threat(board)
+            answer = self._knowledge(board)
             for tree in trees:
                 if MK.expand_root(tree.ints, tree.flts, tree.meta, state, params,
                                   self._prior_table):
-                    self._prove(tree, tree.root, board, threat)
+                    self._prove(tree, tree.root, board, answer)
         beside = solver if self.threads > 1 else None      # the solver's own thread
         if solver is not None and beside is None:
             proof = solver.run(board, clock.start + seconds * solver.share)
@@ -353,9 +356,9 @@ class MctsEngine(Engine):
         return self._solvers[name]
 
     def _tree_knowledge(self, tree: _Tree, visits: int) -> None:
-        """The solver module's H-search on the positions of the tree's nodes that reached
-        ``visits`` (each once): a node whose mover has a virtual win is proven, and its
-        children outside the mustplay are proven losses (``MK.prove_by_knowledge``)."""
+        """The solver module's knowledge on the positions of the tree's nodes that reached
+        ``visits`` (each once): a virtual win proves a node, and its children outside the
+        mustplay, or inferior, are dropped (``MK.apply_knowledge``)."""
         root = tree.root
         busy = np.empty(KNOWLEDGE_NODES, dtype=np.int64)
         for node in busy[:MK.busy_nodes(tree.ints, tree.flts, root, visits, busy)].tolist():
@@ -369,25 +372,32 @@ class MctsEngine(Engine):
             board = self._root_board.copy()
             for move in reversed(moves):
                 board.push(move)
-            self._prove(tree, node, board, self._threat(board))
+            self._prove(tree, node, board, self._knowledge(board))
 
-    def _threat(self, board: Board):
-        """The solver module's H-search answer for ``board`` (``Player.threat``), or None."""
+    def _knowledge(self, board: Board):
+        """The solver module's answer for ``board`` (``Player.knowledge``: the result for the
+        side to move and the moves worth trying), or None."""
         player = self._solver_player(board)
-        return player.threat(board) if hasattr(player, "threat") else None
+        if not hasattr(player, "knowledge"):
+            return None
+        return player.knowledge(board, inferior=bool(self.opts.get("inferior", True)))
 
     @staticmethod
-    def _prove(tree: _Tree, node: int, board: Board, threat) -> None:
-        """Write a ``threat`` answer for ``node`` (whose position is ``board``) into the tree:
-        a virtual win of its mover proves it, moves outside a mustplay are proven lost."""
+    def _prove(tree: _Tree, node: int, board: Board, answer) -> None:
+        """Write a ``knowledge`` answer for ``node`` (whose position is ``board``) into the
+        tree: a decided position proves the node, else only the moves kept stay children."""
         tree.known.add(node)
-        if threat is None:
+        if answer is None:
             return
-        lost = np.zeros(int(board.state[NUM_ACTIONS]), dtype=np.bool_)
-        if threat is not True:
-            lost[:board.width * board.height] = True
-            lost[list(threat)] = False
-        MK.prove_by_knowledge(tree.ints, node, lost, threat is True, tree.root)
+        result, moves = answer
+        keep = np.zeros(int(board.state[NUM_ACTIONS]), dtype=np.bool_)
+        keep[list(moves)] = True
+        sign = {-1: 1, 1: -1}.get(result, 0)        # the mover's loss proves the node's move won
+        swaps = np.empty((max(1, len(keep)), 2), dtype=np.int64)
+        for a, b in swaps[:MK.apply_knowledge(tree.ints, tree.flts, node, sign, keep, tree.root,
+                                              swaps)].tolist():
+            if (a in tree.known) != (b in tree.known):       # the rows traded places
+                tree.known ^= {a, b}
 
     @staticmethod
     def _play_on_when_lost(tree: _Tree) -> bool:
@@ -408,8 +418,8 @@ class MctsEngine(Engine):
         key = (board.game_name, board.width, board.height)
         if key not in self._knowledge_loaded:
             player = self._solver_player(board)
-            if hasattr(player, "threat"):
-                player.threat(type(board)(board.width, board.height))
+            if hasattr(player, "knowledge"):
+                player.knowledge(type(board)(board.width, board.height))
             self._knowledge_loaded.add(key)
 
     def _root_solver(self, board: Board, seconds: float | None) -> "_RootSolver | None":

@@ -160,26 +160,50 @@ def busy_nodes(ints, flts, root, visits, out):
 
 
 @njit(cache=True, nogil=True)
-def prove_by_knowledge(ints, node, lost, won, root):
-    """Knowledge found outside the tree about ``node``'s position: ``won`` (the player who
-    moved into the node has a virtual win) proves the node; otherwise the children whose
-    moves are flagged in ``lost`` (indexed by move) are proven losses for their mover.  The
-    proofs are propagated to the ancestors."""
-    if won:
-        ints[node, PROOF] = 1
+def apply_knowledge(ints, flts, node, result, keep, root, swaps):
+    """Knowledge found outside the tree about ``node``'s position (its mover: the side to move
+    there).  ``result`` +1: the mover has lost (the opponent's virtual win), so the player who
+    moved into the node wins; -1: the mover has won; 0: only the children whose moves are
+    flagged in ``keep`` (indexed by move) are worth searching, each other move being lost or
+    no better than a kept one, so the others are dropped.  Dropping keeps the block of
+    children contiguous: kept rows move to its front (rows exchanged, their own children's
+    PARENT fixed, each exchange written to ``swaps``), NCHILD shrinks, and the rows left
+    behind are unreachable (compaction frees them).  A child already proven won, and at least
+    one child, always stay.  Proofs are propagated to the ancestors.  Returns the number of
+    exchanges."""
+    if result != 0:
+        ints[node, PROOF] = result
         _propagate_proof(ints, node, root)
-        return
+        return 0
     first = ints[node, CHILD]
-    changed = False
-    for ch in range(first, first + ints[node, NCHILD]):
-        if lost[ints[ch, MOVE]] and ints[ch, PROOF] == 0:
-            ints[ch, PROOF] = -1
-            changed = True
-    if changed:
-        for ch in range(first, first + ints[node, NCHILD]):
-            if ints[ch, PROOF] == -1:
-                _propagate_proof(ints, ch, root)
-                break
+    k = ints[node, NCHILD]
+    kept = 0
+    for ch in range(first, first + k):
+        if keep[ints[ch, MOVE]] or ints[ch, PROOF] == 1:
+            kept += 1
+    if kept == 0 or kept == k:
+        return 0
+    at = first
+    exchanged = 0
+    for ch in range(first, first + k):
+        if not (keep[ints[ch, MOVE]] or ints[ch, PROOF] == 1):
+            continue
+        if ch != at:
+            for j in range(ints.shape[1]):
+                ints[ch, j], ints[at, j] = ints[at, j], ints[ch, j]
+            for j in range(flts.shape[1]):
+                flts[ch, j], flts[at, j] = flts[at, j], flts[ch, j]
+            for row in (ch, at):
+                c0 = ints[row, CHILD]
+                for g in range(c0, c0 + ints[row, NCHILD]):
+                    ints[g, PARENT] = row
+            swaps[exchanged, 0] = ch
+            swaps[exchanged, 1] = at
+            exchanged += 1
+        at += 1
+    ints[node, NCHILD] = kept
+    _propagate_proof(ints, first, root)
+    return exchanged
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -64,6 +64,7 @@ def count(a): raise NotImplementedError   # noqa: E704
 def has(a, c): raise NotImplementedError   # noqa: E704
 def single(c, like): raise NotImplementedError   # the set {c}, of like's kind  # noqa: E704
 def none_like(like): raise NotImplementedError   # noqa: E704
+def as_set(a): raise NotImplementedError   # any integer as a uint64; a pair as it is  # noqa: E704
 def lowest(a): raise NotImplementedError   # the set of a's lowest cell  # noqa: E704
 def first_cells(n, like): raise NotImplementedError   # cells 0..n-1  # noqa: E704
 def at(arr, i): raise NotImplementedError   # noqa: E704
@@ -166,6 +167,14 @@ def _none_like(like):
         return lambda like: ZERO
     if _pair(like):
         return lambda like: (ZERO, ZERO)
+
+
+@overload(as_set, inline="always")
+def _as_set(a):
+    if _word(a):
+        return lambda a: np.uint64(a)
+    if _pair(a):
+        return lambda a: a
 
 
 @overload(lowest, inline="always")

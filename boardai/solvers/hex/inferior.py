@@ -16,6 +16,9 @@ position stays true after more stones are played.  ``fill`` repeats them until n
 
 Off-board neighbours belong to the edge's colour (top/bottom Black, left/right White); the two
 corner points that touch two edges count for nobody, which can only miss a pattern.
+
+Sets of cells are one 64-bit word or a pair of them (``bits.py``), so the same rules serve the
+solver's small boards and the MCTS knowledge up to 11x11.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardai.games.layout import popcount
+from boardai.solvers.hex.bits import (
+    as_set, at, b_and, b_andnot, b_or, count, first_cells, has, none_like, single,
+)
 
 EDGE_BLACK, EDGE_WHITE, OFF_CORNER = -1, -2, -3
 # around a cell, each step adjacent to the next: up, up-right, right, down, down-left, left
@@ -54,10 +59,9 @@ def ring_table(w: int, h: int) -> np.ndarray:
 @njit(cache=True, nogil=True, inline="always")
 def _label(x, black, white):
     if x >= 0:
-        b = np.uint64(1) << np.uint64(x)
-        if black & b:
+        if has(black, x):
             return BLACK
-        if white & b:
+        if has(white, x):
             return WHITE
         return EMPTY
     if x == EDGE_BLACK:
@@ -122,20 +126,19 @@ def _dead_if_owned(x, y, colour, black, white, ring, lab):
 
 
 @njit(cache=True, nogil=True)
-def fill(black, white, ring, n):
+def fill(black_in, white_in, ring, n):
     """The position with its dead cells and captured pairs filled in (same value).
 
     Dead cells take the colour most of their ring has (Black on a tie); captured pairs their
-    owner's.  Returns (black, white).
+    owner's.  Returns (black, white), of the kind given (a word or a pair, ``bits.py``).
     """
+    black, white = as_set(black_in), as_set(white_in)
     lab = np.empty(6, dtype=np.int64)
-    one = np.uint64(1)
     changed = True
     while changed:
         changed = False
         for c in range(n):
-            bc = one << np.uint64(c)
-            if (black | white) & bc:
+            if has(black, c) or has(white, c):
                 continue
             _ring_labels(ring, c, black, white, lab)
             if _dead_ring(lab):
@@ -145,44 +148,43 @@ def fill(black, white, ring, n):
                     nb += lab[k] == BLACK
                     nw += lab[k] == WHITE
                 if nw > nb:
-                    white |= bc
+                    white = b_or(white, single(c, white))
                 else:
-                    black |= bc
+                    black = b_or(black, single(c, black))
                 changed = True
                 continue
             for k in range(6):
                 d = ring[c, k]
                 if d <= c:                    # each pair once, cells only
                     continue
-                bd = one << np.uint64(d)
-                if (black | white) & bd:
+                if has(black, d) or has(white, d):
                     continue
-                for colour in (BLACK, WHITE):
-                    if _dead_if_owned(c, d, colour, black, white, ring, lab) and \
-                            _dead_if_owned(d, c, colour, black, white, ring, lab):
-                        if colour == BLACK:
-                            black |= bc | bd
-                        else:
-                            white |= bc | bd
-                        changed = True
-                        break
-                if (black | white) & bc:
+                pair = b_or(single(c, black), single(d, black))
+                if _dead_if_owned(c, d, BLACK, black, white, ring, lab) and \
+                        _dead_if_owned(d, c, BLACK, black, white, ring, lab):
+                    black = b_or(black, pair)
+                    changed = True
+                    break
+                if _dead_if_owned(c, d, WHITE, black, white, ring, lab) and \
+                        _dead_if_owned(d, c, WHITE, black, white, ring, lab):
+                    white = b_or(white, pair)
+                    changed = True
                     break
     return black, white
 
 
 @njit(cache=True, nogil=True)
-def _ring_cells(ring, c):
-    out = np.uint64(0)
+def _ring_cells(ring, c, like):
+    out = none_like(like)
     for k in range(6):
         if ring[c, k] >= 0:
-            out |= np.uint64(1) << np.uint64(ring[c, k])
+            out = b_or(out, single(ring[c, k], like))
     return out
 
 
 @njit(cache=True, nogil=True)
-def capture_dominated(black, white, mover, moves, rank, ring, nbr, n):
-    """The moves of ``moves`` (a bitboard of empty cells, for ``mover`` 0 Black / 1 White) that
+def capture_dominated(black_in, white_in, mover, moves_in, rank, ring, nbr, n):
+    """The moves of ``moves`` (a set of empty cells, for ``mover`` 0 Black / 1 White) that
     another of them dominates, and the cells the patterns read.
 
     If the mover's stone on x leaves a neighbour y dead, or y in a pair the mover has captured,
@@ -193,59 +195,51 @@ def capture_dominated(black, white, mover, moves, rank, ring, nbr, n):
     good at the end of the chain.  The cells returned (the rings of the cells judged, and the
     cells themselves) join a proof's justification: the patterns hold as long as they do.
     Expects a filled-in position (``fill``): nothing is dead or captured before the move.
-    ``nbr``: the neighbour masks of the ``n`` cells (``vc.geometry``); a dead ring has at most
+    ``nbr``: the neighbour sets of the ``n`` cells (``vc.geometry``); a dead ring has at most
     two empty cells (checked over every ring by a test), which rules most cells out at once.
+    Sets are words or pairs (``bits.py``), all of one kind.
     """
-    one = np.uint64(1)
-    black = np.uint64(black)
-    white = np.uint64(white)
-    board = ~np.uint64(0) if n == 64 else (one << np.uint64(n)) - one
+    black, white, moves = as_set(black_in), as_set(white_in), as_set(moves_in)
+    board = first_cells(n, black)
     lab = np.empty(6, dtype=np.int64)
     colour = BLACK if mover == 0 else WHITE
-    pruned = np.uint64(0)
-    cells = np.uint64(0)
-    rest = moves
-    while rest != np.uint64(0):
-        low = rest & (~rest + one)
-        rest &= ~low
-        x = 0
-        while (low >> np.uint64(x)) != one:
-            x += 1
-        b2 = black | low if mover == 0 else black
-        w2 = white | low if mover == 1 else white
-        empty = board & ~(b2 | w2)
+    pruned = none_like(black)
+    cells = none_like(black)
+    for x in range(n):
+        if not has(moves, x):
+            continue
+        bx = single(x, black)
+        b2 = b_or(black, bx) if mover == 0 else black
+        w2 = b_or(white, bx) if mover == 1 else white
+        empty = b_andnot(board, b_or(b2, w2))
         for k in range(6):
             y = ring[x, k]
-            if y < 0:
+            if y < 0 or not has(empty, y):
                 continue
-            by = one << np.uint64(y)
-            if (b2 | w2) & by:
-                continue
-            ey = popcount(nbr[y] & empty)
+            ey = count(b_and(at(nbr, y), empty))
             if ey > 3:                  # dead needs <= 2 empty neighbours (one may be d)
                 continue
-            y_counts = (moves & by) != np.uint64(0) and rank[y] > rank[x]
-            if y_counts and not (pruned & by) and ey <= 2:
+            y_counts = has(moves, y) and rank[y] > rank[x]
+            if y_counts and not has(pruned, y) and ey <= 2:
                 _ring_labels(ring, y, b2, w2, lab)
                 if _dead_ring(lab):
-                    pruned |= by
-                    cells |= _ring_cells(ring, y) | by
+                    pruned = b_or(pruned, single(y, black))
+                    cells = b_or(cells, b_or(_ring_cells(ring, y, black), single(y, black)))
                     continue
             for m in range(6):
                 d = ring[y, m]
-                if d < 0 or d == x:
+                if d < 0 or d == x or not has(empty, d) or count(b_and(at(nbr, d), empty)) > 3:
                     continue
-                bd = one << np.uint64(d)
-                if (b2 | w2) & bd or popcount(nbr[d] & empty) > 3:
-                    continue
-                d_counts = (moves & bd) != np.uint64(0) and rank[d] > rank[x]
-                if not ((y_counts and not (pruned & by)) or (d_counts and not (pruned & bd))):
+                d_counts = has(moves, d) and rank[d] > rank[x]
+                if not ((y_counts and not has(pruned, y)) or (d_counts and not has(pruned, d))):
                     continue
                 if _dead_if_owned(y, d, colour, b2, w2, ring, lab) and \
                         _dead_if_owned(d, y, colour, b2, w2, ring, lab):
                     if y_counts:
-                        pruned |= by
+                        pruned = b_or(pruned, single(y, black))
                     if d_counts:
-                        pruned |= bd
-                    cells |= _ring_cells(ring, y) | _ring_cells(ring, d) | by | bd
+                        pruned = b_or(pruned, single(d, black))
+                    cells = b_or(cells, b_or(b_or(_ring_cells(ring, y, black),
+                                                  _ring_cells(ring, d, black)),
+                                             b_or(single(y, black), single(d, black))))
     return pruned, cells

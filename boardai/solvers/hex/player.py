@@ -15,7 +15,10 @@ from boardai.games.layout import HEADER
 from boardai.solvers.answer import Answer
 from boardai.solvers.hex import vc
 from boardai.solvers.hex.bits import MAX_CELLS, from_words, to_words, words_for
-from boardai.solvers.hex.solver import engine_move, known_outcomes, load, move_outcomes
+from boardai.solvers.hex.inferior import ring_table
+from boardai.solvers.hex.solver import (
+    LOSS, WIN, centre_rank, engine_move, evaluate, known_outcomes, load, move_outcomes,
+)
 
 _VC_TABLES: dict[tuple[int, int, int], tuple] = {}   # (w, h, thread) -> geometry, H-search scratch
 
@@ -43,9 +46,29 @@ class Player:
 
     @staticmethod
     def threat(board) -> set[int] | bool | None:
-        """The opponent's edge-to-edge connection by H-search: True if it is a full one (the
-        side to move has lost), the mustplay cells if only semi ones (see ``mustplay``), None
-        if none is found or the board has more than 128 cells."""
+        """The opponent's edge-to-edge connection by H-search alone: True if it is a full one
+        (the side to move has lost), the mustplay cells if only semi ones (see ``mustplay``),
+        None if none is found or the board has more than 128 cells."""
+        answer = Player.knowledge(board, inferior=False)
+        if answer is None:
+            return None
+        result, moves = answer
+        if result == LOSS:
+            return True
+        n = board.width * board.height
+        if result == WIN or len(moves) == np.count_nonzero(board.state[HEADER:HEADER + n] == 0):
+            return None                # no semi connection: every empty cell is left
+
+        return moves
+
+    @staticmethod
+    def knowledge(board, inferior: bool = True) -> tuple[int, set[int]] | None:
+        """What the solver's node evaluation (``solver.evaluate``) knows of ``board`` without
+        searching: (LOSS, set()) if the opponent has a virtual win, (WIN, set()) if filling in
+        the inferior cells completes the mover's chain, else (UNKNOWN, the moves worth trying):
+        the mustplay, less the cells filled in as dead or captured and the capture-dominated
+        moves (``inferior=False``: the mustplay alone, or every empty cell).  A move left out
+        is lost or no better than one kept.  None on boards of more than 128 cells."""
         w, h = board.width, board.height
         n = w * h
         if n > MAX_CELLS:
@@ -53,21 +76,18 @@ class Player:
         key = (w, h, threading.get_ident())          # scratch: one set a thread
         if key not in _VC_TABLES:
             words = words_for(n)
-            _VC_TABLES[key] = (words, *vc.geometry(w, h), vc.new_scratch(n))
-        words, nbr, edges, scratch = _VC_TABLES[key]
+            nbr, edges = vc.geometry(w, h)
+            _VC_TABLES[key] = (words, nbr, edges, ring_table(w, h), centre_rank(w, h),
+                               vc.new_scratch(n))
+        words, nbr, edges, ring, rank, scratch = _VC_TABLES[key]
         cells = np.asarray(board.state[HEADER:HEADER + n])
-        mover = int(board.turn)                 # 0 Black, 1 White
         black = sum(1 << int(c) for c in np.flatnonzero(cells == 1))
         white = sum(1 << int(c) for c in np.flatnonzero(cells == 2))
-        opp, own = (white, black) if mover == 0 else (black, white)
-        full, semi, inter = vc.hsearch(to_words(opp, words), to_words(own, words), 1 - mover,
-                                       nbr, edges, n, *scratch)
-        if full:
-            return True
-        if not semi:
-            return None
-        value = from_words(inter)
-        return {c for c in range(n) if value >> c & 1}
+        result, moves, _ = evaluate(to_words(black, words), to_words(white, words),
+                                    int(board.turn), nbr, edges, ring, rank, n, scratch,
+                                    inferior)
+        value = from_words(moves)
+        return int(result), {c for c in range(n) if value >> c & 1}
 
     @staticmethod
     def load(board) -> None:

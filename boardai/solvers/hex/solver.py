@@ -35,6 +35,7 @@ from numba import njit
 
 from boardai.solvers.hex import vc
 from boardai.solvers.hex.inferior import capture_dominated, fill, ring_table
+from boardai.solvers.hex.bits import at, at3, b_andnot, b_not, b_or, is_empty, none_like
 from boardai.solvers.hex.vc import ONE, ZERO, bit, connected, cover, hsearch
 
 INF = np.int64(1 << 40)
@@ -129,11 +130,11 @@ def _justification(sc, ns, inter):
     """The union of a few of the opponent's edge-to-edge semi carriers whose common part is
     already ``inter``: each move outside the mustplay misses one of them, which is all a proof
     needs (the union of them all would make proof sets larger)."""
-    return cover(sc, ns, 0, 1, ~ZERO, inter)[1]
+    return cover(sc, ns, 0, 1, b_not(none_like(inter)), inter)[1]
 
 
 @njit(cache=True, nogil=True)
-def evaluate(black, white, mover, nbr, edges, ring, rank, n, scr):
+def evaluate(black, white, mover, nbr, edges, ring, rank, n, scr, inferior=True):
     """(result, moves, cells) for the side to move.
 
     LOSS if the opponent has an edge-to-edge full VC (or no cell is left to stop its semis), WIN
@@ -141,34 +142,48 @@ def evaluate(black, white, mover, nbr, edges, ring, rank, n, scr):
     the proof set of a decided node (the VC's carrier) and otherwise what justifies the move
     list (the opponent's semi carriers); both include the cells filled in.  Dead cells and
     captured pairs are filled in first (``inferior.py``): the value is the same, H-search sees
-    more, and the filled cells are never moves.
+    more, and the filled cells are never moves; capture-dominated moves are dropped.
+    ``inferior=False`` skips both (H-search alone: the MCTS knowledge's ablation).  Sets are
+    words or pairs (``bits.py``): the solver's boards and the MCTS knowledge's up to 11x11.
     """
     fc, nf, sc, ns, pmask, pcell, pnb, near, dirty = scr
-    before = black | white
-    black, white = fill(black, white, ring, n)
-    filled = (black | white) & ~before
+    nothing = none_like(black)
+    before = b_or(black, white)
+    if inferior:
+        black, white = fill(black, white, ring, n)
+    filled = b_andnot(b_or(black, white), before)
     own = black if mover == 0 else white
     opp = white if mover == 0 else black
     o = 1 - mover
-    if connected(opp, edges[2 * o], edges[2 * o + 1], nbr, n):
-        return LOSS, ZERO, filled
-    if connected(own, edges[2 * mover], edges[2 * mover + 1], nbr, n):
-        return WIN, ZERO, filled          # the fill-in completed the mover's chain
+    if connected(opp, at(edges, 2 * o), at(edges, 2 * o + 1), nbr, n):
+        return LOSS, nothing, filled
+    if connected(own, at(edges, 2 * mover), at(edges, 2 * mover + 1), nbr, n):
+        return WIN, nothing, filled          # the fill-in completed the mover's chain
     # The mover's own VCs are not searched: its edge-to-edge semis were all cut by the last
     # move (it was inside their common part, the mustplay), so a win found here would only
     # come from H-search's caps; the child that wins says so one ply down, at half the cost.
     full, semi, inter = hsearch(opp, own, o, nbr, edges, n, fc, nf, sc, ns, pmask, pcell,
                                 pnb, near, dirty)
     if full:
-        return LOSS, ZERO, fc[0, 1, 0] | filled
-    if inter == ZERO:
-        return LOSS, inter, _justification(sc, ns, inter) | filled
-    just = _justification(sc, ns, inter) | filled
-    dominated, pattern = capture_dominated(black, white, mover, inter, rank, ring, nbr, n)
-    if dominated != ZERO:
-        inter &= ~dominated
-        just |= pattern
+        return LOSS, nothing, b_or(at3(fc, 0, 1, 0), filled)
+    if is_empty(inter):
+        return LOSS, inter, b_or(_justification(sc, ns, inter), filled)
+    just = b_or(_justification(sc, ns, inter), filled)
+    if inferior:
+        dominated, pattern = capture_dominated(black, white, mover, inter, rank, ring, nbr, n)
+        if not is_empty(dominated):
+            inter = b_andnot(inter, dominated)
+            just = b_or(just, pattern)
     return UNKNOWN, inter, just
+
+
+def centre_rank(w: int, h: int) -> np.ndarray:
+    """``rank[cell]``: the cell's place in the order nearest the centre first (hex distance),
+    the solver's move order and the tie-break of ``capture_dominated``."""
+    cells = [(max(abs(2 * r - h + 1), abs(2 * c - w + 1), abs(2 * r - h + 1 + 2 * c - w + 1)),
+              r * w + c) for r in range(h) for c in range(w)]
+    order = np.array([c for _, c in sorted(cells)], dtype=np.int64)
+    return np.argsort(order).astype(np.int64)
 
 
 # --- DFPN --------------------------------------------------------------------------------
@@ -303,11 +318,8 @@ class _Solver:
         self.scr = vc.new_scratch()
         self.cmoves = np.zeros((self.n + 2, 64), dtype=np.int64)
         self.stats = np.zeros(2, dtype=np.int64)
-        # move order: nearest the centre first
-        cells = [(max(abs(2 * r - h + 1), abs(2 * c - w + 1), abs(2 * r - h + 1 + 2 * c - w + 1)),
-                  r * w + c) for r in range(h) for c in range(w)]
-        self.order = np.array([c for _, c in sorted(cells)], dtype=np.int64)
-        self.rank = np.argsort(self.order).astype(np.int64)     # rank[cell]: place in order
+        self.rank = centre_rank(w, h)           # rank[cell]: place in the move order
+        self.order = np.argsort(self.rank).astype(np.int64)      # nearest the centre first
 
     def position(self, cells, mover: int):
         black = white = 0
