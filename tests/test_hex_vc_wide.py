@@ -157,6 +157,9 @@ def test_tree_knowledge_proves_nodes_and_keeps_the_time():
     used = int(tree.meta[MK.USED])
     assert board.is_legal(result.move) and len(tree.known) > 0
     assert (tree.ints[:used, MK.PROOF] != 0).any()
+    # every position the knowledge looked at is counted, with its time, in the move's info
+    assert result.info["knowledge_calls"] == len(tree.known)
+    assert 0.0 < result.info["knowledge_s"] < 0.5
 
 
 @pytest.mark.parametrize("inferior", [True, False])

@@ -51,6 +51,8 @@ class _Tree:
     key: tuple | None = None
     history: list[int] | None = None
     known: set = field(default_factory=set)    # nodes the knowledge has seen (mustplay=)
+    knowledge_calls: int = 0                   # this move's knowledge: positions asked
+    knowledge_s: float = 0.0                   # and the seconds it took
 
     @property
     def root(self) -> int:
@@ -283,6 +285,7 @@ class MctsEngine(Engine):
         trees = [self._tree(i) for i in range(self.threads)]
         for tree in trees:
             self._prepare(tree, board)
+            tree.knowledge_calls, tree.knowledge_s = 0, 0.0
         state = board.state.copy()
         params = self._params(board)
         self._prior_table = self._pattern_table(board, params)     # read by the trees' threads
@@ -293,7 +296,9 @@ class MctsEngine(Engine):
                 self._answer(board, trees, [(done * self.threads, depth)], clock, final=False))
         self._root_board = board
         if self.opts.get("mustplay"):              # the root's knowledge, once, before searching
+            at = time.perf_counter()
             answer = self._knowledge(board)
+            trees[0].knowledge_calls, trees[0].knowledge_s = 1, time.perf_counter() - at
             for tree in trees:
                 if MK.expand_root(tree.ints, tree.flts, tree.meta, state, params,
                                   self._prior_table):
@@ -372,7 +377,10 @@ class MctsEngine(Engine):
             board = self._root_board.copy()
             for move in reversed(moves):
                 board.push(move)
+            clock = time.perf_counter()
             self._prove(tree, node, board, self._knowledge(board))
+            tree.knowledge_calls += 1
+            tree.knowledge_s += time.perf_counter() - clock
 
     def _knowledge(self, board: Board):
         """The solver module's answer for ``board`` (``Player.knowledge``: the result for the
@@ -494,6 +502,9 @@ class MctsEngine(Engine):
                                   "winrate": winrate, "proven": int(b[2]),
                                   "tree_nodes": int(sum(t.meta[MK.USED] for t in trees)),
                                   "tree_full": bool(any(t.meta[MK.FULL] for t in trees))})
+        if self.opts.get("mustplay"):       # the tree knowledge's share of the move
+            result.info["knowledge_calls"] = sum(t.knowledge_calls for t in trees)
+            result.info["knowledge_s"] = round(sum(t.knowledge_s for t in trees), 4)
         if not final:
             return result
         if resign:
@@ -502,7 +513,10 @@ class MctsEngine(Engine):
         if self.opts.get("verbose"):
             print(f"mcts: {sims} sims in {elapsed:.3f} s ({result.info['sims_per_s']:.0f}/s), "
                   f"best {result.name} winrate {winrate:.3f} visits {int(b[0])}, depth {depth}, "
-                  f"nodes {result.info['tree_nodes']}, pv {' '.join(pv)}", file=sys.stderr)
+                  f"nodes {result.info['tree_nodes']}, pv {' '.join(pv)}"
+                  + (f", knowledge {result.info['knowledge_calls']} positions in "
+                     f"{result.info['knowledge_s']:.3f} s" if "knowledge_s" in result.info
+                     else ""), file=sys.stderr)
         return result
 
     def _prior(self, tree: _Tree, child: int) -> float | None:
