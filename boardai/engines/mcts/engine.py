@@ -38,7 +38,9 @@ MAX_C = 100.0            # option ranges (see `boardai engines`)
 MAX_EXPAND = 1_000_000
 MAX_MEMORY_MB = 65536    # 64 GiB; node indices are int32, so at most 2**31 nodes in any case
 NO_KNOWLEDGE = np.empty(0, dtype=np.float64)
-KNOWLEDGE_MARGIN_S = 0.02    # no tree knowledge (an H-search) this close to the deadline
+KNOWLEDGE_MARGIN_S = 0.02    # no tree knowledge (an H-search) this close to the deadline, nor
+                             # closer than the slowest one seen on the board size (capped here)
+KNOWLEDGE_MARGIN_MAX_S = 0.25
 KNOWLEDGE_NODES = 4096       # busy nodes looked at per slice, at most
 
 
@@ -159,6 +161,7 @@ class MctsEngine(Engine):
         self._prior_table = NO_KNOWLEDGE
         self._root_board: Board | None = None
         self._knowledge_loaded: set[tuple] = set()
+        self._knowledge_slowest: dict[tuple[int, int], float] = {}   # board size -> seconds
         self.last_stats: dict = {}
 
     # --- trees --------------------------------------------------------------------------
@@ -263,9 +266,8 @@ class MctsEngine(Engine):
                     continue
                 break
             took = max(time.perf_counter() - now, 1e-6)
-            if mustplay_visits and (deadline is None
-                                    or deadline - time.perf_counter() > KNOWLEDGE_MARGIN_S):
-                self._tree_knowledge(tree, mustplay_visits)
+            if mustplay_visits:
+                self._tree_knowledge(tree, mustplay_visits, deadline)
             per_sim = took / n
             left = SLICE_S if deadline is None else max(0.0, deadline - time.perf_counter()) * 0.5
             target = min(SLICE_S, left)
@@ -295,10 +297,11 @@ class MctsEngine(Engine):
             report = lambda done, depth: on_info(   # noqa: E731
                 self._answer(board, trees, [(done * self.threads, depth)], clock, final=False))
         self._root_board = board
-        if self.opts.get("mustplay"):              # the root's knowledge, once, before searching
-            at = time.perf_counter()
-            answer = self._knowledge(board)
-            trees[0].knowledge_calls, trees[0].knowledge_s = 1, time.perf_counter() - at
+        size = (board.width, board.height)
+        if self.opts.get("mustplay") and (deadline is None or deadline - clock.start > max(
+                KNOWLEDGE_MARGIN_S, self._knowledge_slowest.get(size, 0.0))):
+            # the root's knowledge, once, before searching (if the move has the time)
+            answer = self._timed_knowledge(trees[0], board)
             for tree in trees:
                 if MK.expand_root(tree.ints, tree.flts, tree.meta, state, params,
                                   self._prior_table):
@@ -360,15 +363,22 @@ class MctsEngine(Engine):
             self._solvers[name] = None if module is None else module.Player()
         return self._solvers[name]
 
-    def _tree_knowledge(self, tree: _Tree, visits: int) -> None:
+    def _tree_knowledge(self, tree: _Tree, visits: int, deadline: float | None) -> None:
         """The solver module's knowledge on the positions of the tree's nodes that reached
         ``visits`` (each once): a virtual win proves a node, and its children outside the
-        mustplay, or inferior, are dropped (``MK.apply_knowledge``)."""
+        mustplay, or inferior, are dropped (``MK.apply_knowledge``).  Each position is asked
+        only while the deadline is further than the slowest answer seen on this board size
+        (at least ``KNOWLEDGE_MARGIN_S``), so the move keeps its time."""
         root = tree.root
+        size = (self._root_board.width, self._root_board.height)
         busy = np.empty(KNOWLEDGE_NODES, dtype=np.int64)
         for node in busy[:MK.busy_nodes(tree.ints, tree.flts, root, visits, busy)].tolist():
             if node in tree.known or tree.ints[node, MK.PROOF] != 0:
                 continue
+            clock = time.perf_counter()
+            if deadline is not None and deadline - clock < max(
+                    KNOWLEDGE_MARGIN_S, self._knowledge_slowest.get(size, 0.0)):
+                return
             moves = []
             at = node
             while at != root:
@@ -377,10 +387,20 @@ class MctsEngine(Engine):
             board = self._root_board.copy()
             for move in reversed(moves):
                 board.push(move)
-            clock = time.perf_counter()
-            self._prove(tree, node, board, self._knowledge(board))
-            tree.knowledge_calls += 1
-            tree.knowledge_s += time.perf_counter() - clock
+            self._prove(tree, node, board, self._timed_knowledge(tree, board))
+
+    def _timed_knowledge(self, tree: _Tree, board: Board):
+        """``_knowledge``, counted and timed in ``tree``'s figures for the move, and in the
+        slowest answer seen on the board size."""
+        clock = time.perf_counter()
+        answer = self._knowledge(board)
+        took = time.perf_counter() - clock
+        tree.knowledge_calls += 1
+        tree.knowledge_s += took
+        size = (board.width, board.height)
+        if took > self._knowledge_slowest.get(size, 0.0):
+            self._knowledge_slowest[size] = min(took, KNOWLEDGE_MARGIN_MAX_S)
+        return answer
 
     def _knowledge(self, board: Board):
         """The solver module's answer for ``board`` (``Player.knowledge``: the result for the
