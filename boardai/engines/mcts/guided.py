@@ -66,7 +66,9 @@ class GuidedMcts(MctsEngine):
     name = "guided-mcts"
     summary = "MCTS with PUCT selection, priors and values from an evaluator (the nn engine's search)"
     options = tuple(o for o in MctsEngine.options
-                    if o.name not in ("c", "rave", "rave_bias", "expand", "threads")) + (
+                    # the tree knowledge (mustplay, inferior) runs in the plain tree only
+                    if o.name not in ("c", "rave", "rave_bias", "expand", "threads", "mustplay",
+                                      "inferior")) + (
         Option("c_puct", float, 1.5, "PUCT exploration constant", min=0, max=100),
         Option("fpu", float, 0.25, "first-play urgency: an unvisited move's value is its "
                "parent's minus this", min=0, max=1),
