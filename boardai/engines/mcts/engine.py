@@ -128,11 +128,13 @@ class MctsEngine(Engine):
                + ", ".join(
                    f"{g.name} {g.mcts_patterns:g}" for g in all_games().values()) + ")",
                min=0, max=1e6),
-        Option("mustplay", int, 0, "H-search knowledge in the tree, where the game's solver "
+        Option("mustplay", int, None, "H-search knowledge in the tree, where the game's solver "
                "module offers it (Hex, boards up to 128 cells): at the root before searching "
                "and at every node that reaches this many visits, the moves outside the "
                "mustplay (the cells common to the opponent's virtual semi connections) are "
-               "dropped and a virtual win proves the node; 0 off", min=0, max=10**9),
+               "dropped and a virtual win proves the node; 0 off (default: the game's, "
+               + ", ".join(f"{g.name} {g.mcts_mustplay}" for g in all_games().values()) + ")",
+               min=0, max=10**9),
         Option("inferior", parse_bool, True, "with mustplay: fill in dead cells and captured "
                "pairs before the H-search, and drop them and capture-dominated moves from the "
                "children (as the exact solver does)"),
@@ -161,6 +163,7 @@ class MctsEngine(Engine):
         self._prior_table = NO_KNOWLEDGE
         self._root_board: Board | None = None
         self._knowledge_loaded: set[tuple] = set()
+        self._mustplay = 0                     # this move's knowledge threshold (0: off)
         self._knowledge_slowest: dict[tuple[int, int], float] = {}   # board size -> seconds
         self.last_stats: dict = {}
 
@@ -224,6 +227,11 @@ class MctsEngine(Engine):
                          1.0 if self._forks(board) else 0.0,
                          float(patterns) if game.move_patterns is not None else 0.0])
 
+    def _mustplay_visits(self, board: Board) -> int:
+        """Visits a node needs for the tree knowledge (``mustplay``; the game's default), 0 off."""
+        visits = self.opts.get("mustplay")
+        return int(game_of(board).mcts_mustplay if visits is None else visits)
+
     @staticmethod
     def _pattern_table(board: Board, params: np.ndarray) -> np.ndarray:
         """The game's learned move weights when the priors are on (else an empty table)."""
@@ -245,7 +253,7 @@ class MctsEngine(Engine):
         default ``self.stop``, is set), in short jitted slices; ``report(done, depth)`` every
         ``INFO_EVERY`` seconds."""
         stop = self.stop if stop is None else stop
-        mustplay_visits = int(self.opts.get("mustplay") or 0)
+        mustplay_visits = self._mustplay
         if deadline is None and report is None and stop is None and not mustplay_visits:
             return MK.run_simulations(tree.ints, tree.flts, tree.meta, state, sims, tree.rng, params,
                                       self._tables, self._prior_table)
@@ -278,7 +286,8 @@ class MctsEngine(Engine):
         _load_kernels(board)      # once per process, before the clock: time=T is for searching
         limit = self._limit(limit)
         solver = self._root_solver(board, limit.time)       # loaded before the clock too
-        if self.opts.get("mustplay"):
+        self._mustplay = self._mustplay_visits(board)
+        if self._mustplay:
             self._load_knowledge(board)                       # and the H-search
         clock = Stopwatch()
         sims = limit.sims            # both may be set: whichever runs out first ends the search
@@ -298,7 +307,7 @@ class MctsEngine(Engine):
                 self._answer(board, trees, [(done * self.threads, depth)], clock, final=False))
         self._root_board = board
         size = (board.width, board.height)
-        if self.opts.get("mustplay") and (deadline is None or deadline - clock.start > max(
+        if self._mustplay and (deadline is None or deadline - clock.start > max(
                 KNOWLEDGE_MARGIN_S, self._knowledge_slowest.get(size, 0.0))):
             # the root's knowledge, once, before searching (if the move has the time)
             answer = self._timed_knowledge(trees[0], board)
@@ -522,7 +531,7 @@ class MctsEngine(Engine):
                                   "winrate": winrate, "proven": int(b[2]),
                                   "tree_nodes": int(sum(t.meta[MK.USED] for t in trees)),
                                   "tree_full": bool(any(t.meta[MK.FULL] for t in trees))})
-        if self.opts.get("mustplay"):       # the tree knowledge's share of the move
+        if self._mustplay:       # the tree knowledge's share of the move
             result.info["knowledge_calls"] = sum(t.knowledge_calls for t in trees)
             result.info["knowledge_s"] = round(sum(t.knowledge_s for t in trees), 4)
         if not final:

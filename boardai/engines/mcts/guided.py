@@ -144,6 +144,10 @@ class GuidedMcts(MctsEngine):
                 marked = self._apply_refuted(tree)
         return done, deepest
 
+    def _mustplay_visits(self, board: Board) -> int:
+        """No tree knowledge: the PUCT tree grows its children from the evaluator's priors."""
+        return 0
+
     def _prior(self, tree: _Tree, child: int) -> float | None:
         return float(tree.flts[child, puct.PRIOR])
 
