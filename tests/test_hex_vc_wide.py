@@ -285,3 +285,26 @@ def test_dropping_children_keeps_the_tree_whole(seed, keep_bits, deep):
         for ch in children(at):
             assert ints[ch, MK.PARENT] == at
             todo.append(ch)
+
+
+def test_the_knowledge_leaves_the_swap_alone():
+    """With the swap rule, the second player's first move may be the swap, which the stones-only
+    evaluation knows nothing of: the knowledge answers nothing there, and the tree keeps the
+    swap among the root's children."""
+    from boardai.engines.base import Limit
+    from boardai.engines.mcts import kernel as MK
+    from boardai.engines.registry import make_engine
+    from boardai.games import get_game
+    from boardai.solvers.hex.player import Player
+
+    board = get_game("hex").new_board(9, swap=True)
+    board.push("a1")
+    assert board.is_legal(board.swap_move)
+    assert Player.knowledge(board) is None
+    engine = make_engine("mcts:mustplay=1,seed=5")
+    engine.search(board, Limit(sims=300))
+    tree = engine._trees[0]
+    first, k = int(tree.ints[tree.root, MK.CHILD]), int(tree.ints[tree.root, MK.NCHILD])
+    assert board.swap_move in {int(m) for m in tree.ints[first:first + k, MK.MOVE]}
+    board.push(board.swap_move)                 # after the swap the knowledge answers again
+    assert Player.knowledge(board) is not None

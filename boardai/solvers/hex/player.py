@@ -68,10 +68,11 @@ class Player:
         the inferior cells completes the mover's chain, else (UNKNOWN, the moves worth trying):
         the mustplay, less the cells filled in as dead or captured and the capture-dominated
         moves (``inferior=False``: the mustplay alone, or every empty cell).  A move left out
-        is lost or no better than one kept.  None on boards of more than 128 cells."""
+        is lost or no better than one kept.  None on boards of more than 128 cells, and while
+        the swap is a legal move (the evaluation knows only stones)."""
         w, h = board.width, board.height
         n = w * h
-        if n > MAX_CELLS:
+        if n > MAX_CELLS or (board.swap_allowed and board.is_legal(board.swap_move)):
             return None
         key = (w, h, threading.get_ident())          # scratch: one set a thread
         if key not in _VC_TABLES:
