@@ -308,3 +308,20 @@ def test_the_knowledge_leaves_the_swap_alone():
     assert board.swap_move in {int(m) for m in tree.ints[first:first + k, MK.MOVE]}
     board.push(board.swap_move)                 # after the swap the knowledge answers again
     assert Player.knowledge(board) is not None
+
+
+def test_an_analysis_keeps_every_move_with_the_knowledge_on():
+    """``analyse`` wants every move's visits: the knowledge, which drops moves, stays out of it
+    (as the root solver does), while ``play`` on the same position drops some."""
+    from boardai.engines.base import Limit
+    from boardai.engines.registry import make_engine
+    from boardai.games import get_game
+
+    board = get_game("hex").new_board(9)
+    for move in ("e5", "d6", "f3", "c4", "g2", "b3"):
+        board.push(move)
+    engine = make_engine("mcts:mustplay=1,seed=6")
+    analysis = engine.analyse(board, Limit(sims=3000))
+    assert len(analysis.moves) == 81 - 6 and "knowledge_calls" not in analysis.info
+    played = make_engine("mcts:mustplay=1,seed=6").play(board, Limit(sims=3000))
+    assert len(played.moves) < 81 - 6 and played.info["knowledge_calls"] > 0

@@ -228,7 +228,10 @@ class MctsEngine(Engine):
                          float(patterns) if game.move_patterns is not None else 0.0])
 
     def _mustplay_visits(self, board: Board) -> int:
-        """Visits a node needs for the tree knowledge (``mustplay``; the game's default), 0 off."""
+        """Visits a node needs for the tree knowledge (``mustplay``; the game's default), 0 off.
+        Off in an analysis, which wants every move's visits (the knowledge drops moves)."""
+        if self._analysing:
+            return 0
         visits = self.opts.get("mustplay")
         return int(game_of(board).mcts_mustplay if visits is None else visits)
 
@@ -578,7 +581,8 @@ class MctsEngine(Engine):
 
     def analyse(self, board: Board, limit: Limit | None = None) -> PlayResult:
         """As ``play``, but every move gets the trees' statistics: the root solver, whose
-        proof would end the search with one move and no visits, stays out."""
+        proof would end the search with one move and no visits, stays out, and so does the
+        tree knowledge (``mustplay``), which drops moves."""
         self._analysing = True
         try:
             return self.play(board, limit)
