@@ -1,4 +1,5 @@
-"""Perfect Hex moves for the ``solver`` engine, where the solver finishes in time.
+"""Perfect Hex moves for the ``solver`` engine, where the solver finishes in time, and the
+solver's knowledge of a position without search for ``mcts:mustplay`` (``Player.knowledge``).
 
 The swap decision comes from the shipped table of solved openings where it covers the size
 (``solver.engine_move``); otherwise the position is solved within the budget.
