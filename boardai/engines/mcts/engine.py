@@ -309,9 +309,7 @@ class MctsEngine(Engine):
             report = lambda done, depth: on_info(   # noqa: E731
                 self._answer(board, trees, [(done * self.threads, depth)], clock, final=False))
         self._root_board = board
-        size = (board.width, board.height)
-        if self._mustplay and (deadline is None or deadline - clock.start > max(
-                KNOWLEDGE_MARGIN_S, self._knowledge_slowest.get(size, 0.0))):
+        if self._mustplay and self._knowledge_has_time(board, deadline):
             # the root's knowledge, once, before searching (if the move has the time)
             answer = self._timed_knowledge(trees[0], board)
             for tree in trees:
@@ -382,14 +380,11 @@ class MctsEngine(Engine):
         only while the deadline is further than the slowest answer seen on this board size
         (at least ``KNOWLEDGE_MARGIN_S``), so the move keeps its time."""
         root = tree.root
-        size = (self._root_board.width, self._root_board.height)
         busy = np.empty(KNOWLEDGE_NODES, dtype=np.int64)
         for node in busy[:MK.busy_nodes(tree.ints, tree.flts, root, visits, busy)].tolist():
             if node in tree.known or tree.ints[node, MK.PROOF] != 0:
                 continue
-            clock = time.perf_counter()
-            if deadline is not None and deadline - clock < max(
-                    KNOWLEDGE_MARGIN_S, self._knowledge_slowest.get(size, 0.0)):
+            if not self._knowledge_has_time(self._root_board, deadline):
                 return
             moves = []
             at = node
@@ -400,6 +395,13 @@ class MctsEngine(Engine):
             for move in reversed(moves):
                 board.push(move)
             self._prove(tree, node, board, self._timed_knowledge(tree, board))
+
+    def _knowledge_has_time(self, board: Board, deadline: float | None) -> bool:
+        """Is the deadline further than the slowest knowledge answer seen on this board size
+        (and at least ``KNOWLEDGE_MARGIN_S``)?  Then one more position may be asked."""
+        slowest = self._knowledge_slowest.get((board.width, board.height), 0.0)
+        return deadline is None or deadline - time.perf_counter() > max(KNOWLEDGE_MARGIN_S,
+                                                                         slowest)
 
     def _timed_knowledge(self, tree: _Tree, board: Board):
         """``_knowledge``, counted and timed in ``tree``'s figures for the move, and in the
