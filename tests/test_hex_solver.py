@@ -343,3 +343,23 @@ def test_shipped_reply_book_matches_the_solver():
     assert sum(len(k) <= 2 for k in book[7]) == 659 and all(m is not None for m in book[7].values())
     assert max(len(k) for k in book[7]) == 4
     assert len(book[6]) > 0
+
+
+def test_think_settles_positions_as_solve_does():
+    """solver.think (the mcts engine's ahead=) solves within its time: its answer agrees with
+    solve's (random 4x4 positions, either side to move)."""
+    import random
+    rng = random.Random(31)
+    checked = 0
+    for _ in range(6):
+        board = HexBoard(4)
+        for _ in range(rng.randrange(1, 6)):
+            board.push(rng.choice(list(board.legal_moves)))
+        if board.is_game_over():
+            continue
+        outcome = hex_solver.think(board, 10.0)
+        expected = solve(board)
+        mover_wins = expected.winner == ("black" if int(board.turn) == 0 else "white")
+        assert outcome == (hex_solver.WIN if mover_wins else hex_solver.LOSS)
+        checked += 1
+    assert checked >= 3

@@ -427,6 +427,26 @@ def test_moves_the_solver_refuted_are_never_played(monkeypatch):
     assert all(m.winrate == 0.0 for m in result.moves if m.name != "b4")
 
 
+def test_ahead_solves_the_position_after_a_proven_move(monkeypatch):
+    """ahead=S: after a proven move, the solver goes on with the position that move leaves (the
+    opponent to move), within the move's time; ahead=0 (the default) returns at once."""
+    from boardai.solvers.hex import player as hex_player
+    calls = []
+    monkeypatch.setattr(hex_player.Player, "think",
+                        staticmethod(lambda b, seconds: calls.append((b.copy(), seconds))))
+    board, wins = won_hex_positions(4, 1, 3)[0]
+    result = make_engine("mcts:seed=5,solver=0.9").play(board, Limit(time=2))
+    assert result.info["solver"] == "win" and calls == []
+    result = make_engine("mcts:seed=5,solver=0.9,ahead=0.5").play(board, Limit(time=2))
+    assert result.info["solver"] == "win" and result.move in wins
+    assert len(calls) == 1
+    after, seconds = calls[0]
+    expected = board.copy()
+    expected.push(result.move)
+    assert after.cells.tolist() == expected.cells.tolist() and after.turn == expected.turn
+    assert 0 < seconds <= 1.0
+
+
 def test_analysis_keeps_the_trees_statistics_without_the_solver():
     """analyse wants every move's visits: the root solver (which would answer a won 4x4
     position at once, with no visits) stays out of it."""

@@ -122,6 +122,10 @@ class MctsEngine(Engine):
                "once; 0 off (default: the game's, "
                + ", ".join(f"{g.name} {g.mcts_solver:g}" for g in all_games().values()) + ")",
                min=0, max=0.9),
+        Option("ahead", float, 0.0, "after a proven move (the solver's or its book's), go on "
+               "solving the position it leaves until this share of the move's time has passed, "
+               "so that the proof of the next move starts from a warm table; 0 off (moves then "
+               "return as soon as they are proven)", min=0, max=1),
         Option("patterns", float, None, "progressive-bias constant of the game's learned move "
                "patterns (priors set when a node grows its children, a bonus of patterns * prior "
                "/ sqrt(visits + 1) in selection, as MoHex 2.0); 0 off (default: the game's, "
@@ -320,7 +324,7 @@ class MctsEngine(Engine):
         if solver is not None and beside is None:
             proof = solver.run(board, clock.start + seconds * solver.share)
             if proof is not None:
-                return self._proved(board, solver, proof, clock)
+                return self._proved(board, solver, proof, clock, seconds)
             self._mark_refuted(trees, state, params, solver.refuted(board))
         stop = self.stop
         if beside is not None:
@@ -341,7 +345,7 @@ class MctsEngine(Engine):
             if proving is not None:
                 proof = proving.result()
                 if proof is not None:
-                    return self._proved(board, solver, proof, clock)
+                    return self._proved(board, solver, proof, clock, seconds)
         result = self._answer(board, trees, results, clock)
         if solver is not None:
             result.info["solver"] = solver.outcome
@@ -357,8 +361,12 @@ class MctsEngine(Engine):
             if MK.expand_root(tree.ints, tree.flts, tree.meta, state, params, self._prior_table):
                 _mark_lost(tree, moves)
 
-    def _proved(self, board: Board, solver: "_RootSolver", answer, clock: Stopwatch) -> PlayResult:
+    def _proved(self, board: Board, solver: "_RootSolver", answer, clock: Stopwatch,
+                seconds: float) -> PlayResult:
         result = solver.result(board, answer, clock)
+        ahead = float(self.opts.get("ahead") or 0.0)
+        if ahead > 0:           # the rest of the move's share: solve the opponent's replies
+            solver.think_ahead(board, answer.move, clock.start + seconds * ahead - 0.002)
         self.last_stats = result.info
         if self.opts.get("verbose"):
             print(f"mcts: the solver proved {result.name} wins ({answer.nodes} nodes, "
@@ -650,6 +658,17 @@ class _RootSolver:
             return answer
         self.outcome = "loss" if answer.value is not None and answer.value < 0 else "draw"
         return None
+
+    def think_ahead(self, board: Board, move: int, deadline: float) -> None:
+        """Solve the position ``move`` leaves until ``deadline`` (the table keeps the work), where
+        the game's solver player offers it (``think``)."""
+        think = getattr(self.player, "think", None)
+        left = deadline - time.perf_counter()
+        if think is None or left <= 0:
+            return
+        after = board.copy()
+        after.push(move)
+        think(after, left)
 
     def refuted(self, board: Board) -> set[int]:
         """The moves the solver's table already proves lost for the side to move (no search;

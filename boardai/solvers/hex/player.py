@@ -18,7 +18,7 @@ from boardai.solvers.hex import vc
 from boardai.solvers.hex.bits import MAX_CELLS, from_words, to_words, words_for
 from boardai.solvers.hex.inferior import ring_table
 from boardai.solvers.hex.solver import (
-    LOSS, WIN, centre_rank, engine_move, evaluate, known_outcomes, load, move_outcomes,
+    LOSS, WIN, centre_rank, engine_move, evaluate, known_outcomes, load, move_outcomes, think,
 )
 
 _VC_TABLES: dict[tuple[int, int, int], tuple] = {}   # (w, h, thread) -> geometry, H-search scratch
@@ -101,6 +101,13 @@ class Player:
     def known_outcomes(board) -> dict[int, int]:
         """Moves whose value the solver's table already holds (+1 wins, -1 loses), no search."""
         return known_outcomes(board)
+
+    @staticmethod
+    def think(board, seconds: float) -> None:
+        """Solve on ``board`` (the position after a proven move) for up to ``seconds``: the
+        table keeps the work, and the next move's proof starts from it."""
+        if not board.is_game_over():
+            think(board, seconds)
 
     def move(self, board, budget: float | None, every_move: bool) -> Answer | None:
         """A winning move (or the most stubborn loss); None if not solved within ``budget``.

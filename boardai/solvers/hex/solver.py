@@ -530,6 +530,19 @@ def engine_move(board, seconds: float | None) -> tuple[int, dict] | None:
     return best, info
 
 
+def think(board, seconds: float) -> int:
+    """Go on solving ``board`` for up to ``seconds`` and keep what is learnt in the table (the
+    ``mcts`` engine's ``ahead``: after its own proven move, the opponent's replies, so that the
+    next move's proof starts warm).  The result (WIN, LOSS, or UNKNOWN if time ran out) is
+    returned but needs no use; positions while the swap is legal are left alone."""
+    _check_board(board)
+    if seconds <= 0 or board.is_legal(board.swap_move):
+        return UNKNOWN
+    s = _solver_for(board.width, board.height)
+    mover = int(board.turn)
+    return s.run(s.position(board.cells, mover), mover, time.perf_counter() + seconds)
+
+
 def move_outcomes(board, seconds: float | None) -> dict[int, int]:
     """Every cell's exact value for the side to move that the solver settles within
     ``seconds``: +1 the move wins, -1 it loses; cells not settled in time are left out (the
