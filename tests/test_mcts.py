@@ -432,8 +432,8 @@ def test_ahead_solves_the_position_after_a_proven_move(monkeypatch):
     opponent to move), within the move's time; ahead=0 (the default) returns at once."""
     from boardai.solvers.hex import player as hex_player
     calls = []
-    monkeypatch.setattr(hex_player.Player, "think",
-                        staticmethod(lambda b, seconds: calls.append((b.copy(), seconds))))
+    monkeypatch.setattr(hex_player.Player, "think", staticmethod(
+        lambda b, seconds: (calls.append((b.copy(), seconds)), time.sleep(0.05))))
     board, wins = won_hex_positions(4, 1, 3)[0]
     result = make_engine("mcts:seed=5,solver=0.9").play(board, Limit(time=2))
     assert result.info["solver"] == "win" and calls == []
@@ -445,6 +445,7 @@ def test_ahead_solves_the_position_after_a_proven_move(monkeypatch):
     expected.push(result.move)
     assert after.cells.tolist() == expected.cells.tolist() and after.turn == expected.turn
     assert 0 < seconds <= 1.0
+    assert result.time_s >= 0.05            # the move's time counts the thinking ahead
 
 
 def test_analysis_keeps_the_trees_statistics_without_the_solver():

@@ -367,6 +367,7 @@ class MctsEngine(Engine):
         ahead = float(self.opts.get("ahead") or 0.0)
         if ahead > 0:           # the rest of the move's share: solve the opponent's replies
             solver.think_ahead(board, answer.move, clock.start + seconds * ahead - 0.002)
+            result.time_s = clock()             # the move's time includes the thinking ahead
         self.last_stats = result.info
         if self.opts.get("verbose"):
             print(f"mcts: the solver proved {result.name} wins ({answer.nodes} nodes, "
