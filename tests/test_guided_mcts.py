@@ -131,16 +131,17 @@ PLAIN_MOVES = ['b3', 'b4', 'a4', 'a5', 'c4', 'c3', 'e2', 'e1', 'd2', 'd1']
 
 
 def test_plain_mcts_is_unchanged_by_the_hook():
-    # edge=0: the playouts of the time the moves were recorded (the edge answers came later)
+    # edge=0, mustplay=0: the search of the time the moves were recorded (the edge answers and
+    # the tree knowledge came later)
     board = get_game("hex").new_board(5)
-    engine = make_engine("mcts:sims=300,seed=7,edge=0")
+    engine = make_engine("mcts:sims=300,seed=7,edge=0,mustplay=0")
     moves = []
     for _ in range(10):
         r = engine.play(board, Limit())
         moves.append(r.name)
         board.push(r.move)
     again = get_game("hex").new_board(5)
-    engine2 = make_engine("mcts:sims=300,seed=7,edge=0")
+    engine2 = make_engine("mcts:sims=300,seed=7,edge=0,mustplay=0")
     for name in moves:
         assert engine2.play(again, Limit()).name == name
         again.push(name)

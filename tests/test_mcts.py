@@ -422,7 +422,8 @@ def test_moves_the_solver_refuted_are_never_played(monkeypatch):
     monkeypatch.setattr(hex_player.Player, "move", lambda self, b, budget, every: None)
     monkeypatch.setattr(hex_player.Player, "known_outcomes",
                         staticmethod(lambda b: {m: -1 for m in everything_else}))
-    result = make_engine("mcts:seed=9,solver=0.3").play(board, Limit(time=0.3))
+    # mustplay=0: the tree knowledge would drop moves of its own (b4 among them, maybe)
+    result = make_engine("mcts:seed=9,solver=0.3,mustplay=0").play(board, Limit(time=0.3))
     assert result.name == "b4"
     assert all(m.winrate == 0.0 for m in result.moves if m.name != "b4")
 
@@ -446,6 +447,17 @@ def test_ahead_solves_the_position_after_a_proven_move(monkeypatch):
     assert after.cells.tolist() == expected.cells.tolist() and after.turn == expected.turn
     assert 0 < seconds <= 1.0
     assert result.time_s >= 0.05            # the move's time counts the thinking ahead
+
+
+def test_a_sims_search_with_the_tree_knowledge_is_reproducible():
+    """The knowledge (on by default for Hex) is asked between slices; in a sims= search the
+    slices have a fixed size, so the same seed gives the same tree whatever the clock says."""
+    board = make_board("hex", "9")
+    board.push_many(["e5", "d6", "c7"])
+    runs = [make_engine("mcts:seed=3").play(board, Limit(sims=20000)) for _ in range(3)]
+    assert runs[0].info["knowledge_calls"] > 1
+    seen = {(r.move, tuple((m.move, m.visits) for m in r.moves)) for r in runs}
+    assert len(seen) == 1
 
 
 def test_analysis_keeps_the_trees_statistics_without_the_solver():

@@ -42,6 +42,7 @@ KNOWLEDGE_MARGIN_S = 0.02    # no tree knowledge (an H-search) this close to the
                              # closer than the slowest one seen on the board size (capped here)
 KNOWLEDGE_MARGIN_MAX_S = 0.25
 KNOWLEDGE_NODES = 4096       # busy nodes looked at per slice, at most
+KNOWLEDGE_SLICE_SIMS = 256     # simulations between knowledge calls in a sims= search (fixed)
 
 
 @dataclass
@@ -283,6 +284,11 @@ class MctsEngine(Engine):
             took = max(time.perf_counter() - now, 1e-6)
             if mustplay_visits:
                 self._tree_knowledge(tree, mustplay_visits, deadline)
+            if deadline is None and mustplay_visits:
+                # the knowledge is asked between slices: slices of a fixed size keep a sims=
+                # search reproducible (a size from the clock would move the knowledge's calls)
+                batch = min(batch * 4, KNOWLEDGE_SLICE_SIMS)
+                continue
             per_sim = took / n
             left = SLICE_S if deadline is None else max(0.0, deadline - time.perf_counter()) * 0.5
             target = min(SLICE_S, left)

@@ -38,8 +38,8 @@ HEX = Game(
     move_example="c3",
     rave=True,
     mcts_solver=0.5,        # boards up to 8x8: against MoHex on 7x7, 21.6 % -> 46.9 % (experiments)
-    mcts_mustplay=0,        # off: +115 Elo against mcts without at 0.3 s on 9x9, no gain seen
-                            # against MoHex (docs/experiments.md); mustplay=500 turns it on
+    mcts_mustplay=500,      # against mcts without it at 0.3 s: 7x7 0.52, 9x9 0.66, 11x11 0.78;
+                            # no gain seen against MoHex (docs/experiments.md); mustplay=0: off
     playout_switches=(PlayoutSwitch("bridge", "Hex playouts answer bridge intrusions (slower per "
                                     "playout, much stronger: docs/experiments.md)", on=1),
                       PlayoutSwitch("edge", "with bridge: Hex playouts also answer intrusions "
