@@ -5,6 +5,7 @@
     python benchmarks/mohex_match.py --mohex /path/to/mohex --size 9 --ours "mcts:solver=0.5" \
         --store mohex9.sqlite --openings a1,b2,e5
     python benchmarks/mohex_match.py --store mohex7.sqlite --report      # the tables again
+    python benchmarks/mohex_match.py --mohex /path/to/mohex --size 9 --store all9.sqlite --jobs 2
 
 Every one-stone opening (``hex-1stone``, or the cells of ``--openings``) is played twice, once
 with each program as Black (Black's first stone is the opening; White moves next), no swap.
@@ -134,6 +135,8 @@ def main() -> None:
     ap.add_argument("--openings", help="comma-separated opening cells (default: every cell)")
     ap.add_argument("--store", required=True, help="arena store (SQLite) of the games")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="games played at once (each needs about one core: the programs alternate)")
     ap.add_argument("--report", action="store_true", help="only print the tables of the store")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -152,7 +155,7 @@ def main() -> None:
             def progress(score, done):
                 print(f"\r{done}/{games} games, ours {score.wins + score.draws / 2:g}", end="", file=sys.stderr,
                       flush=True)
-            with runner_for_backend("local", 1) as runner:
+            with runner_for_backend("local", args.jobs) as runner:
                 run_match(plan, games, store, runner, None, progress)
             print(file=sys.stderr)
         key = plan.key
