@@ -221,8 +221,8 @@ def test_a_position_too_big_for_bruteforce_is_one_line():
 CANDIDATES = ("-1", "0", "nan", "inf", "1e308", "abc", "")
 # which candidates an option accepts (every other one must be refused); an option missing here
 # fails test_the_bad_value_table_covers_every_option, so a new option gets its bad values
-ACCEPTS_ZERO = {"seed", "bf_below", "c", "rave_bias", "resign", "c_puct", "fpu", "solver", "ahead", "patterns",
-                "mustplay"}
+ACCEPTS_ZERO = {"seed", "bf_below", "c", "rave_bias", "resign", "c_puct", "fpu", "solver",
+                "ahead", "patterns", "mustplay"}
 COMMANDS = ("analyse", "play", "match", "tournament")
 
 

@@ -288,11 +288,10 @@ class MctsEngine(Engine):
                 # the knowledge is asked between slices: slices of a fixed size keep a sims=
                 # search reproducible (a size from the clock would move the knowledge's calls)
                 batch = min(batch * 4, KNOWLEDGE_SLICE_SIMS)
-                continue
-            per_sim = took / n
-            left = SLICE_S if deadline is None else max(0.0, deadline - time.perf_counter()) * 0.5
-            target = min(SLICE_S, left)
-            batch = int(max(1, min(batch * 4, target / per_sim)))
+            else:
+                left = SLICE_S if deadline is None else \
+                    max(0.0, deadline - time.perf_counter()) * 0.5
+                batch = int(max(1, min(batch * 4, min(SLICE_S, left) / (took / n))))
         return done, deepest
 
     def search(self, board: Board, limit: Limit | None = None) -> PlayResult:
