@@ -1,6 +1,6 @@
 """Dead cells and captured pairs (``solvers/hex/inferior.py``) keep the value of a position, and
-capture-dominated moves can be dropped, checked by plain minimax; and the solver's 5x5 opening
-map against an independent solver's."""
+capture-dominated and vulnerable moves can be dropped, checked by plain minimax; and the
+solver's 5x5 opening map against an independent solver's."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from boardai.games.hex.board import HexBoard
 from boardai.solvers.hex.inferior import (EMPTY, _dead_ring, capture_dominated, fill, is_dead,
-                                        ring_table)
+                                        ring_table, vulnerable)
 from boardai.solvers.hex.solver import _Solver, solve_openings
 from boardai.solvers.hex.vc import geometry
 from test_hex_solver import _joined, _nbrs, mover_wins, random_board, stone_bits
@@ -158,6 +158,64 @@ def test_dominated_moves_are_found():
                 board.pop()
                 break
         found += _dominated_cases(board, rank)[3] != 0
+    assert found >= 10
+
+
+def _vulnerable_cases(board: HexBoard, rank):
+    """(filled black, white, every empty cell, the vulnerable moves, their patterns, and the
+    moves the solver's node keeps: neither vulnerable nor capture-dominated among the rest)."""
+    size = board.width
+    ring = ring_table(size, size)
+    nbr = geometry(size, size)[0]
+    black, white = fill(*_bits(board), ring, size * size)
+    empty = ~(int(black) | int(white)) & ((1 << size * size) - 1)
+    weak, cells = vulnerable(black, white, int(board.turn), np.uint64(empty), ring, nbr,
+                             size * size)
+    rest = empty & ~int(weak)
+    dropped, _ = capture_dominated(black, white, int(board.turn), np.uint64(rest),
+                                   np.asarray(rank, dtype=np.int64), ring, nbr, size * size)
+    return int(black), int(white), empty, int(weak), int(cells), rest & ~int(dropped)
+
+
+@settings(max_examples=80, deadline=None)
+@given(size=st.integers(3, 4), data=st.data())
+def test_dropping_vulnerable_moves_keeps_a_winning_move(size, data):
+    """A winning move survives dropping every vulnerable move, and then the capture-dominated
+    ones among the rest (what ``solver.evaluate`` does)."""
+    board = random_board(data, size, most=size * size - 4)
+    rank = data.draw(st.permutations(range(size * size)))
+    black, white, empty, weak, cells, kept = _vulnerable_cases(board, rank)
+    assert weak & ~empty == 0 and cells & weak == weak and kept & ~empty == 0
+    if weak or kept != empty:
+        moves = [c for c in range(size * size) if empty >> c & 1]
+        wins = {c: _move_wins(board, black, white, c) for c in moves}
+        assert any(wins[c] for c in moves if kept >> c & 1) == any(wins.values())
+        assert any(wins[c] for c in moves if not weak >> c & 1) == any(wins.values())
+
+
+def test_vulnerable_moves_are_found():
+    """On the empty board the two corners a1 and d4 are vulnerable for either side: a1 touches
+    only b1 and a2, and the opponent's stone on the one of them along its own edge leaves a1
+    dead; and the rule drops moves on random 4x4 positions often enough for the test above to
+    test something."""
+    board = HexBoard(4)
+    for mover in (0, 1):
+        weak, cells = vulnerable(np.uint64(0), np.uint64(0), mover, np.uint64((1 << 16) - 1),
+                                 ring_table(4, 4), geometry(4, 4)[0], 16)
+        assert sorted(board.move_name(c) for c in range(16) if int(weak) >> c & 1) == ["a1", "d4"]
+        assert sorted(board.move_name(c) for c in range(16) if int(cells) >> c & 1) == \
+            ["a1", "a2", "b1", "c4", "d3", "d4"]
+    rank = _Solver(4, 4).rank
+    rng = np.random.default_rng(11)
+    found = 0
+    for _ in range(300):
+        board = HexBoard(4)
+        for _ in range(int(rng.integers(3, 10))):
+            board.push(int(rng.choice(list(board.legal_moves))))
+            if board.is_game_over():
+                board.pop()
+                break
+        found += _vulnerable_cases(board, rank)[3] != 0
     assert found >= 10
 
 

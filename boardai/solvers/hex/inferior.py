@@ -243,3 +243,34 @@ def capture_dominated(black_in, white_in, mover, moves_in, rank, ring, nbr, n):
                                                   _ring_cells(ring, d, black)),
                                              b_or(single(y, black), single(d, black))))
     return pruned, cells
+
+
+@njit(cache=True, nogil=True)
+def vulnerable(black_in, white_in, mover, moves_in, ring, nbr, n):
+    """The moves of ``moves`` (empty cells, for ``mover`` 0 Black / 1 White) that are
+    *vulnerable*: an opponent stone on one of the cell's neighbours would leave it dead (the
+    *killer*), and the cells the patterns read (the cell and its ring).
+
+    Dropping every vulnerable move keeps a winning move when there is one (Hayward et al.):
+    if the vulnerable x wins, the mover also wins after x and the killer y, where x is dead,
+    so with the opponent's stones on both; a winning move z there (by induction on the empty
+    cells one that is neither dead nor vulnerable there) also wins now, with fewer opponent
+    stones, and is not vulnerable now either, since a dead ring stays dead as stones are added
+    and a killer on x or y would leave z dead there.  Expects a filled-in position (``fill``:
+    no dead cells).  Sets are words or pairs (``bits.py``)."""
+    black, white, moves = as_set(black_in), as_set(white_in), as_set(moves_in)
+    empty = b_andnot(first_cells(n, black), b_or(black, white))
+    lab = np.empty(6, dtype=np.int64)
+    killer = WHITE if mover == 0 else BLACK
+    pruned = none_like(black)
+    cells = none_like(black)
+    for x in range(n):
+        if not has(moves, x) or count(b_and(at(nbr, x), empty)) > 3:
+            continue                # a dead ring has at most two empty cells
+        for k in range(6):
+            y = ring[x, k]
+            if y >= 0 and has(empty, y) and _dead_if_owned(x, y, killer, black, white, ring, lab):
+                pruned = b_or(pruned, single(x, black))
+                cells = b_or(cells, b_or(_ring_cells(ring, x, black), single(x, black)))
+                break
+    return pruned, cells

@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from boardai.solvers.hex import vc
-from boardai.solvers.hex.inferior import capture_dominated, fill, ring_table
+from boardai.solvers.hex.inferior import capture_dominated, fill, ring_table, vulnerable
 from boardai.solvers.hex.bits import at, at3, b_andnot, b_not, b_or, is_empty, none_like
 from boardai.solvers.hex.vc import ONE, ZERO, bit, connected, cover, hsearch
 
@@ -170,6 +170,11 @@ def evaluate(black, white, mover, nbr, edges, ring, rank, n, scr, inferior=True)
         return LOSS, inter, b_or(_justification(sc, ns, inter), filled)
     just = b_or(_justification(sc, ns, inter), filled)
     if inferior:
+        # vulnerable moves first: the dominating moves of capture domination must be kept ones
+        weak, pattern = vulnerable(black, white, mover, inter, ring, nbr, n)
+        if not is_empty(weak):
+            inter = b_andnot(inter, weak)
+            just = b_or(just, pattern)
         dominated, pattern = capture_dominated(black, white, mover, inter, rank, ring, nbr, n)
         if not is_empty(dominated):
             inter = b_andnot(inter, dominated)
