@@ -1,5 +1,6 @@
 """Inferior cells for the exact Hex solver: dead cells and captured pairs, found from each empty
-cell's ring of six neighbours and filled in before the solver looks at a position.
+cell's ring of six neighbours and filled in before the solver looks at a position; and the
+moves that can be left out of a node's move list (capture-dominated and vulnerable ones).
 
 * A cell is *dead* when no minimal winning set of either colour contains it, so its colour never
   matters.  The test used here: for each colour X, every two neighbours X could route a path

@@ -7,9 +7,10 @@ extra stones), then asks H-search (``vc.hsearch``) about the opponent: the side 
 the opponent has a full VC between its edges, and otherwise may only play inside the
 *mustplay*, the intersection of the opponent's edge-to-edge semi carriers (a move outside one
 lets the opponent play its key and connect).  The must-block of an immediate threat is the
-simplest case.  A move of the mustplay that another one dominates (its stone leaves the cell
-dead or captured, ``inferior.capture_dominated``: every edge-row move on an empty board) is
-dropped too.  The DFPN (Nagai; negamax form, the 1+ε trick of Pawlewicz & Lew for child
+simplest case.  Vulnerable moves (an opponent stone beside them would leave them dead,
+``inferior.vulnerable``) leave the mustplay, and then the moves another kept one dominates
+(its stone leaves the cell dead or captured, ``inferior.capture_dominated``: every edge-row
+move on an empty board).  The DFPN (Nagai; negamax form, the 1+ε trick of Pawlewicz & Lew for child
 thresholds) keeps proof/disproof numbers and the mustplay of each node in a transposition table
 keyed by Zobrist hash; a position and its 180° rotation share an entry.  A child's first visit
 leaves it a disproof number equal to its mustplay size, so the parent prefers the moves that
