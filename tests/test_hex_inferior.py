@@ -148,17 +148,22 @@ def test_dominated_moves_are_found():
     dropped = _dominated_cases(board, rank)[3]
     assert sorted(board.move_name(c) for c in range(16) if dropped >> c & 1) == \
         ["a1", "a4", "b1", "b4", "c1", "c4", "d1", "d4"]
-    rng = np.random.default_rng(7)
-    found = 0
-    for _ in range(200):
+    found = sum(_dominated_cases(board, rank)[3] != 0 for board in _random_games(7, 200, 2, 9))
+    assert found >= 10
+
+
+def _random_games(seed: int, count: int, low: int, high: int):
+    """``count`` 4x4 boards after ``low`` to ``high - 1`` random moves (stopping before the
+    move that would end the game)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
         board = HexBoard(4)
-        for _ in range(int(rng.integers(2, 9))):
+        for _ in range(int(rng.integers(low, high))):
             board.push(int(rng.choice(list(board.legal_moves))))
             if board.is_game_over():
                 board.pop()
                 break
-        found += _dominated_cases(board, rank)[3] != 0
-    assert found >= 10
+        yield board
 
 
 def _vulnerable_cases(board: HexBoard, rank):
@@ -195,9 +200,9 @@ def test_dropping_vulnerable_moves_keeps_a_winning_move(size, data):
 
 def test_vulnerable_moves_are_found():
     """On the empty board the two corners a1 and d4 are vulnerable for either side: a1 touches
-    only b1 and a2, and the opponent's stone on the one of them along its own edge leaves a1
-    dead; and the rule drops moves on random 4x4 positions often enough for the test above to
-    test something."""
+    only b1 and a2, and a White stone on a2 leaves it dead for Black (a Black one on b1 for
+    White), as does its mirror at d4; and the rule drops moves on random 4x4 positions often
+    enough for the test above to test something."""
     board = HexBoard(4)
     for mover in (0, 1):
         weak, cells = vulnerable(np.uint64(0), np.uint64(0), mover, np.uint64((1 << 16) - 1),
@@ -206,16 +211,7 @@ def test_vulnerable_moves_are_found():
         assert sorted(board.move_name(c) for c in range(16) if int(cells) >> c & 1) == \
             ["a1", "a2", "b1", "c4", "d3", "d4"]
     rank = _Solver(4, 4).rank
-    rng = np.random.default_rng(11)
-    found = 0
-    for _ in range(300):
-        board = HexBoard(4)
-        for _ in range(int(rng.integers(3, 10))):
-            board.push(int(rng.choice(list(board.legal_moves))))
-            if board.is_game_over():
-                board.pop()
-                break
-        found += _vulnerable_cases(board, rank)[3] != 0
+    found = sum(_vulnerable_cases(board, rank)[3] != 0 for board in _random_games(11, 300, 3, 10))
     assert found >= 10
 
 
