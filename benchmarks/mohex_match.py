@@ -6,6 +6,8 @@
         --store mohex9.sqlite --openings a1,b2,e5
     python benchmarks/mohex_match.py --store mohex7.sqlite --report      # the tables again
     python benchmarks/mohex_match.py --mohex /path/to/mohex --size 9 --store all9.sqlite --jobs 2
+    python benchmarks/mohex_match.py --mohex /path/to/mohex --size 9 --ours-time 3 \
+        --openings a1,e5 --store odds9.sqlite                       # ours 3 s, MoHex 1 s
 
 Every one-stone opening (``hex-1stone``, or the cells of ``--openings``) is played twice, once
 with each program as Black (Black's first stone is the opening; White moves next), no swap.
@@ -131,6 +133,8 @@ def main() -> None:
     ap.add_argument("--size", type=int, default=7)
     ap.add_argument("--time", type=float, default=1.0, help="seconds per move, both sides")
     ap.add_argument("--ours", default="mcts", help="our engine spec (time= is added)")
+    ap.add_argument("--ours-time", type=float, default=None,
+                    help="our seconds per move if not --time's (time odds)")
     ap.add_argument("--mohex-threads", type=int, default=1)
     ap.add_argument("--openings", help="comma-separated opening cells (default: every cell)")
     ap.add_argument("--store", required=True, help="arena store (SQLite) of the games")
@@ -144,11 +148,12 @@ def main() -> None:
     if not args.mohex:
         sys.exit("give --mohex PATH (or set MOHEX): the mohex program built from Benzene")
     config = mohex_config(store_path.with_suffix(".mohex.htp"), args.time, args.mohex_threads)
-    ours = args.ours + ("," if ":" in args.ours else ":") + f"time={args.time:g}"
+    ours_time = args.time if args.ours_time is None else args.ours_time
+    ours = args.ours + ("," if ":" in args.ours else ":") + f"time={ours_time:g}"
     mohex = f"gtp:{args.mohex} --config {config}"
     suite = openings_file(store_path.with_suffix(".openings.txt"), args.size, args.openings)
     plan = make_plan(ours, mohex, "hex", args.size, args.size, suite, args.seed,
-                     30.0 + 4 * args.time, store_path)
+                     30.0 + 4 * max(args.time, ours_time), store_path)
     games = 2 * (args.size * args.size if not args.openings else len(args.openings.split(",")))
     with Store(store_path) as store:
         if not args.report:
