@@ -13,8 +13,9 @@ from hypothesis import given, settings, strategies as st
 from boardai.games.hex.board import HexBoard
 from boardai.solvers.hex.inferior import (EMPTY, _dead_ring, capture_dominated, fill, is_dead,
                                         ring_table, vulnerable)
-from boardai.solvers.hex.solver import _Solver, solve_openings
-from boardai.solvers.hex.vc import geometry
+from boardai.solvers.hex.solver import (UNKNOWN, WIN, _Solver, centre_rank, evaluate,
+                                       solve_openings)
+from boardai.solvers.hex.vc import geometry, new_scratch
 from test_hex_solver import _joined, _nbrs, mover_wins, random_board, stone_bits
 
 
@@ -196,6 +197,26 @@ def test_dropping_vulnerable_moves_keeps_a_winning_move(size, data):
         wins = {c: _move_wins(board, black, white, c) for c in moves}
         assert any(wins[c] for c in moves if kept >> c & 1) == any(wins.values())
         assert any(wins[c] for c in moves if not weak >> c & 1) == any(wins.values())
+
+
+@settings(max_examples=80, deadline=None)
+@given(size=st.integers(3, 4), data=st.data())
+def test_the_node_evaluation_agrees_with_minimax(size, data):
+    """``solver.evaluate`` as a whole (fill-in, H-search, vulnerable and capture-dominated moves
+    dropped): a LOSS or WIN is the minimax value, and when the mover wins one of the moves it
+    keeps wins (a node left with only vulnerable moves is a LOSS)."""
+    board = random_board(data, size, most=size * size - 3)
+    ring = ring_table(size, size)
+    nbr, edges = geometry(size, size)
+    black, white = _bits(board)
+    result, moves, _ = evaluate(black, white, int(board.turn), nbr, edges, ring,
+                                centre_rank(size, size), size * size, new_scratch())
+    wins = mover_wins(board)
+    if result != UNKNOWN:
+        assert (result == WIN) == wins
+    elif wins:
+        kept = [c for c in range(size * size) if int(moves) >> c & 1]
+        assert any(_move_wins(board, int(black), int(white), c) for c in kept)
 
 
 def test_vulnerable_moves_are_found():

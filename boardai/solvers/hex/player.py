@@ -67,8 +67,9 @@ class Player:
         """What the solver's node evaluation (``solver.evaluate``) knows of ``board`` without
         searching: (LOSS, set()) if the opponent has a virtual win, (WIN, set()) if filling in
         the inferior cells completes the mover's chain, else (UNKNOWN, the moves worth trying):
-        the mustplay, less the cells filled in as dead or captured and the capture-dominated
-        moves (``inferior=False``: the mustplay alone, or every empty cell).  A move left out
+        the mustplay, less the cells filled in as dead or captured, the vulnerable moves and
+        the capture-dominated ones (``inferior=False``: the mustplay alone, or every empty
+        cell).  A move left out
         is lost or no better than one kept.  None on boards of more than 128 cells, and while
         the swap is a legal move (the evaluation knows only stones)."""
         w, h = board.width, board.height

@@ -138,13 +138,14 @@ def _justification(sc, ns, inter):
 def evaluate(black, white, mover, nbr, edges, ring, rank, n, scr, inferior=True):
     """(result, moves, cells) for the side to move.
 
-    LOSS if the opponent has an edge-to-edge full VC (or no cell is left to stop its semis), WIN
-    if the mover is connected, else UNKNOWN with the cells it must choose from.  ``cells`` is
-    the proof set of a decided node (the VC's carrier) and otherwise what justifies the move
-    list (the opponent's semi carriers); both include the cells filled in.  Dead cells and
-    captured pairs are filled in first (``inferior.py``): the value is the same, H-search sees
-    more, and the filled cells are never moves; capture-dominated moves are dropped.
-    ``inferior=False`` skips both (H-search alone: the MCTS knowledge's ablation).  Sets are
+    LOSS if the opponent has an edge-to-edge full VC (or no cell is left to stop its semis, or
+    only vulnerable ones), WIN if the mover is connected, else UNKNOWN with the cells it must
+    choose from.  ``cells`` is the proof set of a decided node (the VC's carrier) and otherwise
+    what justifies the move list (the opponent's semi carriers); both include the cells filled
+    in.  Dead cells and captured pairs are filled in first (``inferior.py``): the value is the
+    same, H-search sees more, and the filled cells are never moves; vulnerable and
+    capture-dominated moves are dropped (with the cells their patterns read).
+    ``inferior=False`` skips all three (H-search alone: the MCTS knowledge's ablation).  Sets are
     words or pairs (``bits.py``): the solver's boards and the MCTS knowledge's up to 11x11.
     """
     fc, nf, sc, ns, pmask, pcell, pnb, near, dirty = scr
@@ -176,6 +177,8 @@ def evaluate(black, white, mover, nbr, edges, ring, rank, n, scr, inferior=True)
         if not is_empty(weak):
             inter = b_andnot(inter, weak)
             just = b_or(just, pattern)
+            if is_empty(inter):          # a win would need a move neither outside nor vulnerable
+                return LOSS, inter, just
         dominated, pattern = capture_dominated(black, white, mover, inter, rank, ring, nbr, n)
         if not is_empty(dominated):
             inter = b_andnot(inter, dominated)
