@@ -5,6 +5,7 @@
     python benchmarks/hex_solver.py --size 6 --time 60      # per-opening limit in seconds
     python benchmarks/hex_solver.py --size 7 --time 120 --threads 2
     python benchmarks/hex_solver.py --size 8 --cells d4,e5  # stretch: 8x8 centre openings
+    python benchmarks/hex_solver.py --size 7 --slice-nodes 2000   # the same node counts each run
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ def main() -> None:
     ap.add_argument("--time", type=float, default=None, help="seconds per opening (default none)")
     ap.add_argument("--cells", default="", help="only these openings, e.g. d4,e5 (one thread)")
     ap.add_argument("--threads", type=int, default=1, help="openings solved side by side")
+    ap.add_argument("--slice-nodes", type=int, default=None,
+                    help="fixed DFPN slices of this many nodes (e.g. 2000): the same node "
+                         "counts on every run of one thread, for A/B comparisons by nodes")
     args = ap.parse_args()
     S.solve(HexBoard(2))                       # load the compiled code before timing
     rows = []
@@ -39,12 +43,14 @@ def main() -> None:
         for name in args.cells.split(","):
             board = HexBoard.from_moves(name, args.size)
             t, n0 = time.perf_counter(), int(s.stats[0])
-            r = s.run(s.position(board.cells, 1), 1, None if args.time is None else t + args.time)
+            r = s.run(s.position(board.cells, 1), 1, None if args.time is None else t + args.time,
+                      fixed_slice=args.slice_nodes)
             progress(name, {S.WIN: "white", S.LOSS: "black"}.get(r), int(s.stats[0]) - n0,
                      time.perf_counter() - t)
         winners = {r["opening"]: r["winner"] for r in rows}
     else:                                      # every opening; 180-degree images not searched
-        winners = S.solve_openings(args.size, args.time, progress, args.threads)
+        winners = S.solve_openings(args.size, args.time, progress, args.threads,
+                                   args.slice_nodes)
     print(json.dumps({"size": args.size, "threads": args.threads,
                       "solved": sum(w is not None for w in winners.values()),
                       "openings": len(winners), "searched": len(rows),

@@ -363,3 +363,21 @@ def test_think_settles_positions_as_solve_does():
         assert outcome == (hex_solver.WIN if mover_wins else hex_solver.LOSS)
         checked += 1
     assert checked >= 3
+
+
+def test_fixed_slices_make_the_node_count_the_same_every_run():
+    """``fixed_slice``: two fresh solvers take exactly the same nodes on the same positions (the
+    clock-sized slices of a normal run need not), and reach the same results."""
+    boards = [HexBoard.from_moves(m, 6) for m in ("c3", "a2", "a1")]
+    counts = []
+    for _ in range(2):
+        s = hex_solver._Solver(6, 6, tt_bits=16)
+        runs = []
+        for board in boards:
+            n0 = int(s.stats[0])
+            r = s.run(s.position(board.cells, int(board.turn)), int(board.turn), None,
+                      fixed_slice=7)
+            runs.append((r, int(s.stats[0]) - n0))
+        counts.append(runs)
+    assert counts[0] == counts[1]
+    assert all(nodes > 7 for _, nodes in counts[0][:2])      # more than one slice each

@@ -358,13 +358,17 @@ class _Solver:
         h, hr = _child_hashes(h, hr, self.zob, mover, c, self.n)
         return black, white, np.uint64(h), np.uint64(hr)
 
-    def run(self, pos, mover: int, deadline: float | None, progress=None) -> int:
+    def run(self, pos, mover: int, deadline: float | None, progress=None,
+            fixed_slice: int | None = None) -> int:
         """Solve ``pos`` (WIN/LOSS for the side to move), UNKNOWN if the deadline passes.
-        ``progress(nodes, seconds, phi, delta)`` is called every PROGRESS_EVERY seconds."""
+        ``progress(nodes, seconds, phi, delta)`` is called every PROGRESS_EVERY seconds.
+        The search runs in slices sized from the measured rate, so where they end (and the
+        node count) varies a little from run to run; ``fixed_slice`` nodes a slice instead
+        makes the search the same every time (benchmarks comparing node counts)."""
         black, white, h, hr = pos
         t0 = last = time.perf_counter()
         n0 = int(self.stats[0])
-        slice_nodes = 1           # grown to about SLICE_S of work from the measured rate
+        slice_nodes = fixed_slice or 1    # else grown to about SLICE_S of work from the rate
         while True:
             phi, delta, _ = _tt_value(self.keys, self.vals, h, hr)
             if phi == 0:
@@ -384,6 +388,8 @@ class _Solver:
                  self.cmoves, self.stats)
             took = time.perf_counter() - now
             done = int(self.stats[0]) - before
+            if fixed_slice:
+                continue
             if done > 0 and took > 0:
                 slice_nodes = int(max(1, min(MAX_SLICE_NODES, 2 * slice_nodes,
                                              done * SLICE_S / took)))
@@ -590,14 +596,15 @@ def known_outcomes(board) -> dict[int, int]:
 
 
 def solve_openings(size: int, time_limit: float | None = None, progress=None,
-                   threads: int = 1) -> dict[str, str | None]:
+                   threads: int = 1, fixed_slice: int | None = None) -> dict[str, str | None]:
     """Winner of every one-stone opening by Black on the empty size×size board (White to move);
     None for an opening not solved within ``time_limit`` seconds each.
 
     An opening and its 180° image have the same winner, so only one of each pair is searched.
     ``threads`` > 1 solves openings side by side, each thread with its own table (the search
     runs without the GIL).  ``progress(name, winner, nodes, seconds)`` is called after each
-    opening searched.
+    opening searched.  ``fixed_slice``: see ``_Solver.run`` (the same nodes every run on one
+    thread).
     """
     from boardai.games.hex.board import HexBoard
     if threads < 1:
@@ -621,7 +628,7 @@ def solve_openings(size: int, time_limit: float | None = None, progress=None,
             t0 = time.perf_counter()
             n0 = int(s.stats[0])
             deadline = None if time_limit is None else t0 + time_limit
-            r = s.run(s.position(board.cells, 1), 1, deadline)
+            r = s.run(s.position(board.cells, 1), 1, deadline, fixed_slice=fixed_slice)
             winner = None if r == UNKNOWN else ("white" if r == WIN else "black")
             with lock:
                 found[c] = winner
