@@ -26,8 +26,9 @@ def main() -> None:
     ap.add_argument("--cells", default="", help="only these openings, e.g. d4,e5 (one thread)")
     ap.add_argument("--threads", type=int, default=1, help="openings solved side by side")
     ap.add_argument("--slice-nodes", type=int, default=None,
-                    help="fixed DFPN slices of this many nodes (e.g. 50, about the clock's 10 ms): the same node "
-                         "counts on every run of one thread, for A/B comparisons by nodes")
+                    help="fixed DFPN slices of this many nodes (e.g. 50, about the clock's "
+                         "10 ms): the same node counts on every run of one thread, for A/B "
+                         "comparisons by nodes")
     args = ap.parse_args()
     S.solve(HexBoard(2))                       # load the compiled code before timing
     rows = []
