@@ -69,9 +69,9 @@ class Player:
         the inferior cells completes the mover's chain, else (UNKNOWN, the moves worth trying):
         the mustplay, less the cells filled in as dead or captured, the vulnerable moves and
         the capture-dominated ones (``inferior=False``: the mustplay alone, or every empty
-        cell).  A move left out
-        is lost or no better than one kept.  None on boards of more than 128 cells, and while
-        the swap is a legal move (the evaluation knows only stones)."""
+        cell).  A move left out is lost or no better than one kept.  None on boards of more
+        than 128 cells, and while the swap is a legal move (the evaluation knows only
+        stones)."""
         w, h = board.width, board.height
         n = w * h
         if n > MAX_CELLS or (board.swap_allowed and board.is_legal(board.swap_move)):

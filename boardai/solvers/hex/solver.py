@@ -10,12 +10,12 @@ lets the opponent play its key and connect).  The must-block of an immediate thr
 simplest case.  Vulnerable moves (an opponent stone beside them would leave them dead,
 ``inferior.vulnerable``) leave the mustplay, and then the moves another kept one dominates
 (its stone leaves the cell dead or captured, ``inferior.capture_dominated``: every edge-row
-move on an empty board).  The DFPN (Nagai; negamax form, the 1+ε trick of Pawlewicz & Lew for child
-thresholds) keeps proof/disproof numbers and the mustplay of each node in a transposition table
-keyed by Zobrist hash; a position and its 180° rotation share an entry.  A child's first visit
-leaves it a disproof number equal to its mustplay size, so the parent prefers the moves that
-leave the opponent the fewest answers.  The search runs in jitted slices of a node budget, the
-clock read between them.
+move on an empty board).  The DFPN (Nagai; negamax form, the 1+ε trick of Pawlewicz & Lew for
+child thresholds) keeps proof/disproof numbers and the mustplay of each node in a
+transposition table keyed by Zobrist hash; a position and its 180° rotation share an entry.  A
+child's first visit leaves it a disproof number equal to its mustplay size, so the parent
+prefers the moves that leave the opponent the fewest answers.  The search runs in jitted slices
+of a node budget, the clock read between them.
 
 Public face: ``solve(board, time_limit)`` -> ``HexSolveResult``; ``engine_move(board, seconds)``
 (the ``solver`` engine's Hex half); ``solve_openings(size)`` (``boardai solve hex
@@ -388,14 +388,13 @@ class _Solver:
                  self.cmoves, self.stats)
             took = time.perf_counter() - now
             done = int(self.stats[0]) - before
-            if fixed_slice:
+            if fixed_slice or done <= 0 or took <= 0:
                 continue
-            if done > 0 and took > 0:
-                slice_nodes = int(max(1, min(MAX_SLICE_NODES, 2 * slice_nodes,
-                                             done * SLICE_S / took)))
+            slice_nodes = int(max(1, min(MAX_SLICE_NODES, 2 * slice_nodes,
+                                         done * SLICE_S / took)))
             if deadline is not None:
                 left = deadline - time.perf_counter()
-                if done > 0 and took > 0 and left > 0:
+                if left > 0:
                     slice_nodes = max(1, min(slice_nodes, int(done * left / took)))
 
     def work(self, pos) -> int:
