@@ -228,6 +228,22 @@ def test_escape_leaves_the_input_line_and_typed_commands_work():
     run(make_app("hex", "3"), script)
 
 
+def test_keys_that_reach_the_board_before_the_input_takes_focus_are_kept():
+    """A fast typist's ``:e5``: the board hands ``e`` to the input line before the line has
+    handled its own focus event, and the focus must not then select the ``e`` for the ``5`` to
+    overwrite (the race a real terminal showed)."""
+    from textual import events
+
+    async def script(pilot, app):
+        await app.board_widget.on_key(events.Key("colon", ":"))
+        await app.board_widget.on_key(events.Key("e", "e"))
+        await pilot.pause()                      # now the input line handles its focus event
+        await pilot.press("5", "enter")
+        await idle(pilot, app)
+        assert names(app) == ["e5"]
+    run(make_app("hex", "5"), script)
+
+
 def test_no_players_given_opens_the_new_game_dialog():
     opts = Options(game="hex")
     session, note = start_game(opts)

@@ -153,7 +153,8 @@ class BoardApp(App):
                 with VerticalScroll(id="moves-box", can_focus=False):
                     yield Static(id="moves")
         yield Static(id="status")
-        yield Input(placeholder="", id="command", compact=True)
+        # no select-on-focus: keys the board hands over before the focus event lands stay put
+        yield Input(placeholder="", id="command", compact=True, select_on_focus=False)
         yield Footer()
 
     @property
