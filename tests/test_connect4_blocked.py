@@ -132,7 +132,7 @@ def test_playouts_never_use_a_blocked_cell(setup, seed):
     owner = np.empty(w, dtype=np.int64)
     for policy in (0, 1):
         owner[:] = -1
-        result = K.playout_policy(board.state, rng, work, owner, policy)
+        result = K.playout_policy(board.state, rng, work, owner, policy, K.NO_TABLE, 0.0, K.NO_FILL)
         assert result in (0, 1, 2)
         assert np.array_equal(board.state, before)
         for c in range(w):

@@ -242,3 +242,20 @@ def test_a_dead_ring_has_at_most_two_empty_cells():
     for labels in itertools.product(range(4), repeat=6):
         if _dead_ring(np.array(labels, dtype=np.int64)):
             assert sum(v == EMPTY for v in labels) <= 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(size=st.integers(2, 4), data=st.data())
+def test_the_cells_the_playouts_start_with_keep_the_value(size, data):
+    """``Player.filled`` (the dead cells and captured pairs the MCTS's playouts start with)
+    names empty cells only, and the position with them has the same winner."""
+    from boardai.solvers.hex.player import Player
+
+    board = random_board(data, size)
+    cells = Player.filled(board)
+    assert cells is not None and cells.shape == (size * size,)
+    assert all(board.cells[c] == 0 for c in np.flatnonzero(cells))
+    black = sum(1 << int(c) for c in np.flatnonzero(cells == 1))
+    white = sum(1 << int(c) for c in np.flatnonzero(cells == 2))
+    b0, w0 = stone_bits(board)
+    assert _winner_after(board, b0 | black, w0 | white) == _winner_after(board, b0, w0)

@@ -14,6 +14,7 @@ from boardai.engines.mcts import kernel as MK
 from boardai.engines.registry import make_engine
 from boardai.games import get_game
 from boardai.games.hex import patterns as hp
+from boardai.games.hex import kernel as hk
 from boardai.games.hex.kernel import new_hex_state
 from boardai.games.layout import HEADER, PLY, new_rng
 from boardai.train import patterns as tp
@@ -23,9 +24,12 @@ HEX = get_game("hex")
 
 def position(w: int, h: int, cells: list[int], mover: int) -> np.ndarray:
     """A raw state with the given cell contents (0 empty, 1 Black, 2 White) and side to move
-    (the pattern reads only the cells, the size and the ply's parity)."""
+    (the pattern reads only the row masks, the size and the ply's parity)."""
     state = new_hex_state(w, h)
     state[HEADER:HEADER + w * h] = cells
+    for i, v in enumerate(cells):
+        if v:
+            state[HEADER + w * h + (v - 1) * h + i // w] |= 1 << (i % w)
     state[PLY] = mover
     return state
 
@@ -160,7 +164,7 @@ def test_priors_are_each_childs_share_of_the_weights():
     assert np.allclose(flts[first:first + k, MK.Q], 0.5)
     # the first simulation descends into the favoured move (every child unseen: the bias decides)
     MK.run_simulations(ints, flts, meta, board.state.copy(), 1, new_rng(1), params,
-                       MK.new_tables(), table)
+                       MK.new_tables(), table, np.zeros(0, dtype=np.int64))
     visited = [int(ints[ch, MK.MOVE]) for ch in range(first, first + k) if flts[ch, MK.VISITS] > 0]
     assert visited == [board.parse_move("c2")]
     # off: no priors
@@ -175,3 +179,101 @@ def test_games_without_patterns_never_get_priors():
     engine = make_engine("mcts:patterns=30")
     params = engine._params(board)
     assert params[MK.P_BIAS] == 0.0 and engine._pattern_table(board, params).size == 0
+
+
+# --- the playouts' local answers (hex/kernel.py's hex_playout_local) -------------------------
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 11), st.integers(0, 30), st.integers(0, 2**31))
+def test_a_playout_keeps_every_cells_pattern_codes_up_to_date(size, stones, seed):
+    """The local playout updates the pattern codes of the cells around each stone it places;
+    at the end of the playout they equal codes read from scratch on the full board."""
+    board = get_game("hex").new_board(size=size)
+    rng = np.random.default_rng(seed)
+    for _ in range(min(stones, size * size - 1)):
+        if board.is_game_over():
+            break
+        board.push(int(rng.choice([int(m) for m in board.legal_moves if m < size * size])))
+    if board.is_game_over():
+        return
+    n, h = size * size, size
+    empty = [x for x in range(n) if board.state[HEADER + x] == 0]
+    work = np.zeros(len(board.state) + 64, dtype=np.int64)
+    owner = np.zeros(n, dtype=np.int64)
+    table = np.exp(np.random.default_rng(seed + 1).normal(0, 2, hp.N_PATTERNS))
+    winner = hk.hex_playout_local(board.state, new_rng(seed), work, owner, True, table, 3.0,
+                                  hk.NO_FILL)
+    assert winner in (0, 1) and all(owner[x] in (0, 1) for x in empty)
+    codes = n + 3 * h + 24                   # where the playout keeps them (its docstring)
+    for x in empty:
+        for mover in (0, 1):
+            assert tuple(work[codes + 4 * x + 2 * mover: codes + 4 * x + 2 * mover + 2]) == \
+                hp.pattern_codes(work, n, n + h, size, size, x // size, x % size, mover)
+
+
+def test_local_answers_follow_the_weights():
+    """A table that weighs one pattern heavily makes the playout answer there: after e5 on an
+    empty 9x9 board, White takes d5 or f5 (the same pattern, turned) in nearly every playout,
+    far more often than without the weights; scale 0 is the bridge playout, move for move."""
+    board = get_game("hex").new_board(size=9)
+    board.push(board.parse_move("e5"))
+    work = np.zeros(len(board.state) + 64, dtype=np.int64)
+    owner = np.zeros(81, dtype=np.int64)
+    d5, f5 = board.parse_move("d5"), board.parse_move("f5")
+    table = np.ones(hp.N_PATTERNS)
+    table[hp.hex_pattern(board.state, d5)] = 1e6
+    assert hp.hex_pattern(board.state, f5) == hp.hex_pattern(board.state, d5)
+    share = {}
+    for scale in (0.0, 1.0):
+        got = 0
+        for seed in range(300):
+            hk.hex_playout_local(board.state, new_rng(seed), work, owner, True, table, scale,
+                                 hk.NO_FILL)
+            got += owner[d5] == 1 or owner[f5] == 1
+        share[scale] = got / 300
+    assert share[1.0] > 0.97 and share[0.0] < 0.9, share
+
+    def runs(playout):
+        out = []
+        for seed in range(20):
+            out.append((playout(new_rng(seed)), tuple(owner)))
+        return out
+    assert runs(lambda rng: hk.hex_playout_local(board.state, rng, work, owner, True, table, 0.0,
+                                                   hk.NO_FILL)) \
+        == runs(lambda rng: hk.hex_playout_bridge(board.state, rng, work, owner, True))
+
+
+def test_the_playouts_start_with_the_filled_cells():
+    """Cells given as ``fill`` are stones from the start of the playout, not moves: a filled
+    Black column wins every playout for Black, and those cells have no playout owner."""
+    board = get_game("hex").new_board(size=5)
+    board.push(board.parse_move("c3"))
+    work = np.zeros(len(board.state) + 64, dtype=np.int64)
+    owner = np.zeros(25, dtype=np.int64)
+    fill = np.zeros(25, dtype=np.int64)
+    column = [board.parse_move(f"a{r}") for r in range(1, 6)]
+    fill[column] = 1
+    for seed in range(50):
+        assert hk.hex_playout_local(board.state, new_rng(seed), work, owner, True, hk.NO_TABLE,
+                                    0.0, fill) == 0
+        assert all(owner[c] == -1 for c in column)
+        assert sorted(set(owner[c] for c in range(25) if c not in column)) in ([-1, 0, 1], [0, 1])
+    fill[column] = 2                       # a White wall down column a blocks nothing of Black's
+    assert {int(hk.hex_playout_local(board.state, new_rng(s), work, owner, True, hk.NO_TABLE, 0.0,
+                                     fill)) for s in range(200)} == {0, 1}
+
+
+def test_mcts_fills_the_roots_captured_cells_for_its_playouts():
+    """With the tree knowledge on, the search's playouts start from the root's fill-in (a
+    captured pair at the edge here); ``fill=0`` and ``mustplay=0`` turn it off."""
+    board = get_game("hex").new_board(size=9)
+    for move in ("e2", "a9", "e8", "i1"):      # Black's second-row stones hold captured pairs
+        board.push(board.parse_move(move))
+    engine = make_engine("mcts:sims=300,seed=1")
+    engine.play(board, None)
+    filled = np.flatnonzero(engine._fill)
+    assert len(filled) > 0 and all(board.state[HEADER + c] == 0 for c in filled)
+    for spec in ("mcts:sims=300,seed=1,fill=0", "mcts:sims=300,seed=1,mustplay=0"):
+        other = make_engine(spec)
+        other.play(board, None)
+        assert other._fill.shape[0] == 0

@@ -216,7 +216,7 @@ def test_edge_playouts_save_a_second_row_stones_link_to_its_edge(stones, cells, 
         rng = new_rng(5)
         lost[policy] = sum(all(owner[c] == intruder for c in pair)
                            for _ in range(2000)
-                           if K.playout_policy(board.state, rng, work, owner, policy) >= 0) / 2000
+                           if K.playout_policy(board.state, rng, work, owner, policy, K.NO_TABLE, 0.0, K.NO_FILL) >= 0) / 2000
     assert lost[1] > 0.15 and lost[3] < 0.05
 
 
@@ -231,7 +231,7 @@ def test_bridge_playout_fills_the_board_and_names_the_right_winner(seed, policy)
     owner = np.empty(n, dtype=np.int64)
     work = np.empty(board.state.shape[0] + 64, dtype=np.int64)
     from boardai.games.layout import new_rng
-    winner = K.playout_policy(board.state, new_rng(seed), work, owner, policy)
+    winner = K.playout_policy(board.state, new_rng(seed), work, owner, policy, K.NO_TABLE, 0.0, K.NO_FILL)
     final = board.copy()
     empties = [c for c in range(n) if board.cells[c] == 0]
     assert all(owner[c] in (0, 1) for c in empties)
@@ -259,13 +259,13 @@ def test_tactical_connect4_playout_takes_wins_and_blocks():
     none = np.empty(0, dtype=np.int64)
     win_now = make_board("connect4")
     win_now.push_many(list("121212"))             # X to move wins in column 1
-    assert all(K.playout_policy(win_now.state, new_rng(s), work, none, 1) == 0 for s in range(50))
+    assert all(K.playout_policy(win_now.state, new_rng(s), work, none, 1, K.NO_TABLE, 0.0, K.NO_FILL) == 0 for s in range(50))
     two_threats = make_board("connect4")
     two_threats.push_many(list("44553"))          # X: 3 4 5 on the bottom row, open at 2 and 6
-    assert all(K.playout_policy(two_threats.state, new_rng(s), work, none, 1) == 0 for s in range(50))
+    assert all(K.playout_policy(two_threats.state, new_rng(s), work, none, 1, K.NO_TABLE, 0.0, K.NO_FILL) == 0 for s in range(50))
     block = make_board("connect4")
     block.push_many(list("12121"))                # O to move must block column 1; it then goes on
-    results = {int(K.playout_policy(block.state, new_rng(s), work, none, 1)) for s in range(200)}
+    results = {int(K.playout_policy(block.state, new_rng(s), work, none, 1, K.NO_TABLE, 0.0, K.NO_FILL)) for s in range(200)}
     assert results <= {0, 1, 2} and len(results) >= 2
 
 
@@ -275,7 +275,7 @@ def test_tactical_playouts_from_the_start_favour_the_first_player():
     rng = new_rng(5)
     work = np.empty(128, dtype=np.int64)
     none = np.empty(0, dtype=np.int64)
-    results = [int(K.playout_policy(state, rng, work, none, 1)) for _ in range(4000)]
+    results = [int(K.playout_policy(state, rng, work, none, 1, K.NO_TABLE, 0.0, K.NO_FILL)) for _ in range(4000)]
     assert 0.5 < results.count(0) / (results.count(0) + results.count(1)) < 0.7
 
 

@@ -101,8 +101,10 @@ class Game:
     playout_switches: tuple[PlayoutSwitch, ...] = ()
     # mcts priors: the game's learned move patterns (games/move_patterns.py; the kernel's
     # ``move_weights`` reads their table) and the default weight of those priors (patterns=)
+    # and of the playouts' local answers by them (local=)
     move_patterns: MovePatterns | None = None
     mcts_patterns: float = 0.0
+    mcts_local: float = 0.0
     evaluators: tuple[Evaluator, ...] = ()     # first is not the default: see default_evaluator
     default_evaluator: str = ""
     eval_aux: Callable[[int, int], np.ndarray] = lambda w, h: np.zeros((1, 1), dtype=np.int64)

@@ -49,7 +49,7 @@ from boardai.games.hex.patterns import hex_pattern_gammas
 from boardai.games.hex.kernel import (
     hex_apply, hex_encode_planes, hex_fill_cells, hex_fill_connects, hex_fill_length,
     hex_fill_load, hex_fill_rank, hex_fill_set, hex_free_cells, hex_is_legal, hex_legal_moves,
-    hex_playout, hex_playout_bridge, hex_playout_quality, hex_symmetric, hex_symmetric_move,
+    hex_playout, hex_playout_local, hex_playout_quality, hex_symmetric, hex_symmetric_move,
     hex_undo, hex_winning_moves, hex_wins_if_played, new_hex_state,
 )
 from boardai.games.connect4.wide import (
@@ -194,16 +194,24 @@ def winning_moves(state, colour, out):
     return 0
 
 
+NO_TABLE = np.zeros(0, dtype=np.float64)     # playout_policy without learned weights
+NO_FILL = np.zeros(0, dtype=np.int64)        # and without cells filled in
+
+
 @njit(cache=True, nogil=True)
-def playout_policy(state, rng, work, owner, policy):
+def playout_policy(state, rng, work, owner, policy, table, local, fill):
     """``playout`` with one of the game's policies (its description's ``playout_switches``):
-    Hex 1 saves bridges, 3 also the edge templates of second-row stones (2 alone is uniform);
-    Connect Four 1 takes wins and blocks threats; 0 and any policy the game lacks are uniform.
-    ``work``: len(state) + 64."""
+    Hex 1 saves bridges, 3 also the edge templates of second-row stones (2 alone is uniform),
+    and with bridges, ``local`` > 0 answers the last move by the learned pattern weights in
+    ``table`` (``hex_playout_local``) and starts with the cells of ``fill`` (per cell: 0, or
+    1 / 2 for a stone of the first / second player, known to make no difference to the
+    result; empty: none) as stones; Connect Four 1 takes wins and blocks threats; 0 and any
+    policy the game lacks are uniform.  ``work``: len(state) + 64."""
     g = state[GAME]
     if g == GAME_HEX:
         if policy & 1:
-            return hex_playout_bridge(state, rng, work, owner, (policy & 2) != 0)
+            return hex_playout_local(state, rng, work, owner, (policy & 2) != 0, table, local,
+                                     fill)
         return hex_playout(state, rng, work, owner)
     if g == GAME_CONNECT4:
         if policy == 1:

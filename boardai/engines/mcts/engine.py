@@ -38,6 +38,7 @@ MAX_C = 100.0            # option ranges (see `boardai engines`)
 MAX_EXPAND = 1_000_000
 MAX_MEMORY_MB = 65536    # 64 GiB; node indices are int32, so at most 2**31 nodes in any case
 NO_KNOWLEDGE = np.empty(0, dtype=np.float64)
+NO_FILL = np.empty(0, dtype=np.int64)
 KNOWLEDGE_MARGIN_S = 0.02    # no tree knowledge (an H-search) this close to the deadline, nor
                              # closer than the slowest one seen on the board size (capped here)
 KNOWLEDGE_MARGIN_MAX_S = 0.25
@@ -133,6 +134,12 @@ class MctsEngine(Engine):
                + ", ".join(
                    f"{g.name} {g.mcts_patterns:g}" for g in all_games().values()) + ")",
                min=0, max=1e6),
+        Option("local", float, None, "playouts answer the last move by the game's learned move "
+               "patterns (Hex, with bridge: each empty cell of the 12 around the last move weighs "
+               "local * its pattern's weight against 1 for every empty cell, as MoHex 2.0's local "
+               "moves); 0 off (default: the game's, " + ", ".join(
+                   f"{g.name} {g.mcts_local:g}" for g in all_games().values()) + ")",
+               min=0, max=1e6),
         Option("mustplay", int, None, "H-search knowledge in the tree, where the game's solver "
                "module offers it (Hex, boards up to 128 cells): at the root before searching "
                "and at every node that reaches this many visits, the moves outside the "
@@ -143,6 +150,9 @@ class MctsEngine(Engine):
         Option("inferior", parse_bool, True, "with mustplay: fill in dead cells and captured "
                "pairs before the H-search, and drop them and capture-dominated moves from the "
                "children (as the exact solver does)"),
+        Option("fill", parse_bool, True, "with mustplay and inferior: the playouts start with "
+               "the root's dead cells and captured pairs filled in (where the tree's moves left "
+               "them empty), as MoHex fills them in at its knowledge nodes"),
         threads_option(1, "root-parallel search threads"),
         Option("memory_mb", int, 512, "memory cap for all trees together (MiB; pages are taken "
                "as the trees grow)", min=1, max=MAX_MEMORY_MB),
@@ -166,6 +176,7 @@ class MctsEngine(Engine):
         self._solvers: dict[str, object] = {}
         self._analysing = False
         self._prior_table = NO_KNOWLEDGE
+        self._fill = NO_FILL          # the root's cells the playouts start with (fill option)
         self._root_board: Board | None = None
         self._knowledge_loaded: set[tuple] = set()
         self._mustplay = 0                     # this move's knowledge threshold (0: off)
@@ -225,12 +236,16 @@ class MctsEngine(Engine):
         patterns = self.opts.get("patterns")
         if patterns is None:
             patterns = game.mcts_patterns
+        local = self.opts.get("local")
+        if local is None:
+            local = game.mcts_local
         return np.array([c, 1.0 if rave else 0.0, float(self.opts.get("rave_bias") or 0.0),
                          float(int(self.opts.get("expand") or 2)),
                          1.0 if self.opts.get("checks", True) else 0.0,
                          float(game.playout_policy(self.opts)),
                          1.0 if self._forks(board) else 0.0,
-                         float(patterns) if game.move_patterns is not None else 0.0])
+                         float(patterns) if game.move_patterns is not None else 0.0,
+                         float(local) if game.move_patterns is not None else 0.0])
 
     def _mustplay_visits(self, board: Board) -> int:
         """Visits a node needs for the tree knowledge (``mustplay``; the game's default), 0 off.
@@ -242,9 +257,10 @@ class MctsEngine(Engine):
 
     @staticmethod
     def _pattern_table(board: Board, params: np.ndarray) -> np.ndarray:
-        """The game's learned move weights when the priors are on (else an empty table)."""
+        """The game's learned move weights when the priors or the local playouts are on (else
+        an empty table)."""
         game = game_of(board)
-        if params[MK.P_BIAS] > 0.0 and game.move_patterns is not None:
+        if (params[MK.P_BIAS] > 0.0 or params[MK.P_LOCAL] > 0.0) and game.move_patterns is not None:
             return game.move_patterns.table()
         return NO_KNOWLEDGE
 
@@ -264,7 +280,7 @@ class MctsEngine(Engine):
         mustplay_visits = self._mustplay
         if deadline is None and report is None and stop is None and not mustplay_visits:
             return MK.run_simulations(tree.ints, tree.flts, tree.meta, state, sims, tree.rng, params,
-                                      self._tables, self._prior_table)
+                                      self._tables, self._prior_table, self._fill)
         done = deepest = 0
         batch = 16
         budget = Budget(sims, deadline, stop, report, self.INFO_EVERY)
@@ -273,7 +289,7 @@ class MctsEngine(Engine):
             if sims is not None:
                 batch = min(batch, sims - done)
             n, d = MK.run_simulations(tree.ints, tree.flts, tree.meta, state, batch, tree.rng, params,
-                                      self._tables, self._prior_table)
+                                      self._tables, self._prior_table, self._fill)
             done += n
             deepest = max(deepest, d)
             if n < batch:        # root solved
@@ -312,6 +328,7 @@ class MctsEngine(Engine):
         state = board.state.copy()
         params = self._params(board)
         self._prior_table = self._pattern_table(board, params)     # read by the trees' threads
+        self._fill = self._root_fill(board)
         report = None
         if self.on_info is not None:
             on_info = self.on_info
@@ -409,6 +426,17 @@ class MctsEngine(Engine):
             for move in reversed(moves):
                 board.push(move)
             self._prove(tree, node, board, self._timed_knowledge(tree, board))
+
+    def _root_fill(self, board: Board) -> np.ndarray:
+        """The root's cells that make no difference to the result (dead or captured, from the
+        solver module's ``filled``), as the playouts' starting stones: with the ``fill`` option
+        (default on with the tree knowledge), else none."""
+        if not (self._mustplay and self.opts.get("fill", True)
+                and self.opts.get("inferior", True)):
+            return NO_FILL
+        player = self._solver_player(board)
+        cells = player.filled(board) if hasattr(player, "filled") else None
+        return NO_FILL if cells is None else cells
 
     def _knowledge_has_time(self, board: Board, deadline: float | None) -> bool:
         """Is the deadline further than the slowest knowledge answer seen on this board size
@@ -710,9 +738,9 @@ def _load_kernels(board: Board) -> None:
         return
     ints, flts, meta = MK.new_tree(64)
     state = board.state.copy()
-    params = np.array([0.7, 0.0, 0.0, 2.0, 1.0, 0.0, 0.0, 0.0])       # N_PARAMS entries
+    params = np.array([0.7, 0.0, 0.0, 2.0, 1.0, 0.0, 0.0, 0.0, 0.0])   # N_PARAMS entries
     MK.run_simulations(ints, flts, meta, state, 0, new_rng(0), params, MK.new_tables(),
-                       NO_KNOWLEDGE)
+                       NO_KNOWLEDGE, NO_FILL)
     MK.expand_root(ints, flts, meta, state, params, NO_KNOWLEDGE)
     MK.compact_tree(ints, flts, meta, *MK.new_tree(64)[:2])
     _KERNELS_LOADED = True

@@ -20,7 +20,8 @@ n + n*n_amaf*b)), EXPAND (visits a leaf needs before it grows children), CHECKS 
 one-move wins and must-blocks when expanding), POLICY (the game's own playout policy number for
 ``playout_policy``: 0 uniform; its description's ``playout_switches`` name the others), FORKS
 (with CHECKS: a move making two threats is the only child), BIAS (the progressive-bias constant
-of the learned priors; 0 off).
+of the learned priors; 0 off), LOCAL (the weight of the learned patterns in the playouts'
+answers to the last move, ``playout_policy``'s ``local``; 0 off).  ``knowledge`` serves both.
 
 Priors (as MoHex 2.0): when a node grows its children and BIAS > 0, the game's ``move_weights``
 hook weighs them from ``knowledge`` (its learned table; empty: none), and each child's PRIOR is
@@ -47,8 +48,8 @@ NF = 7
 UNSEEN = 1e9
 PRIOR_AMAF_N = 8.0        # with priors: each child's starting AMAF samples (at 1/2), as MoHex 2.0
 USED, ROOT, FULL = 0, 1, 2
-P_C, P_RAVE, P_RAVE_BIAS, P_EXPAND, P_CHECKS, P_POLICY, P_FORKS, P_BIAS = 0, 1, 2, 3, 4, 5, 6, 7
-N_PARAMS = 8
+P_C, P_RAVE, P_RAVE_BIAS, P_EXPAND, P_CHECKS, P_POLICY, P_FORKS, P_BIAS, P_LOCAL = range(9)
+N_PARAMS = 9
 TABLE_SIZE = 1 << 16
 
 
@@ -342,7 +343,7 @@ def _select(ints, flts, node, params, tables):
 
 @njit(cache=True, nogil=True)
 def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal, tables,
-              knowledge):
+              knowledge, fill):
     root = meta[ROOT]
     copy_position(root_state, st)
     s0 = root_state[PLY] & 1
@@ -375,10 +376,11 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
         owner[i] = -1
     if result < 0:
         policy = np.int64(params[P_POLICY])
+        local = params[P_LOCAL]
         if rave:
-            result = playout_policy(st, rng, work, owner, policy)
+            result = playout_policy(st, rng, work, owner, policy, knowledge, local, fill)
         else:
-            result = playout_policy(st, rng, work, owner[:0], policy)
+            result = playout_policy(st, rng, work, owner[:0], policy, knowledge, local, fill)
     # back up from the leaf: node at depth d was entered by `mover`
     for d in range(depth, -1, -1):
         node = path[d]
@@ -408,9 +410,11 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
 
 
 @njit(cache=True, nogil=True)
-def run_simulations(ints, flts, meta, root_state, count, rng, params, tables, knowledge):
+def run_simulations(ints, flts, meta, root_state, count, rng, params, tables, knowledge, fill):
     """Run up to ``count`` simulations from ``root_state``; stops early once the root is solved.
-    ``knowledge``: the game's learned move weights for the priors (empty: none).
+    ``knowledge``: the game's learned move weights for the priors (empty: none); ``fill``: the
+    root's cells that make no difference (``playout_policy``; empty: none), given to the
+    playouts as stones where they are still empty.
 
     Returns (simulations done, deepest path seen).
     """
@@ -426,7 +430,7 @@ def run_simulations(ints, flts, meta, root_state, count, rng, params, tables, kn
         if ints[root, PROOF] != 0:
             break
         d = _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal, tables,
-                      knowledge)
+                      knowledge, fill)
         if d > deepest:
             deepest = d
         done += 1

@@ -35,8 +35,9 @@ from boardai.games.layout import (
     encode_cell_planes,
     new_state_array,
     BLACK, FLAGS, FLAG_SWAP, GAME_HEX, HASH, HEADER, HEIGHT, HIST, JOURNAL, LAST_MOVE,
-    NO_WINNER, PLY, WHITE, WIDTH, WINNER, rng_below, zobrist_key,
+    NO_WINNER, PLY, WHITE, WIDTH, WINNER, rng_below, rng_next, zobrist_key,
 )
+from boardai.games.hex.patterns import POW3, RING_DC, RING_DR, TURN, pattern_codes
 
 JOURNAL_STRIDE = 18
 NEIGHBOUR_STEPS = ((0, -1), (0, 1), (-1, 0), (-1, 1), (1, 0), (1, -1))   # (dr, dc)
@@ -547,13 +548,40 @@ def hex_playout_bridge(state, rng, work, owner, edges=False):
     is saved too.  Slower than ``hex_playout`` (one move at a time), closer to real play.  Same
     contract as ``hex_playout``; ``work`` needs N + 2H slots.
     """
+    return hex_playout_local(state, rng, work, owner, edges, NO_TABLE, 0.0, NO_FILL)
+
+
+NO_TABLE = np.zeros(0, dtype=np.float64)
+NO_FILL = np.zeros(0, dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def hex_playout_local(state, rng, work, owner, edges, table, scale, fill):
+    """``hex_playout_bridge`` whose other moves may answer the last move locally, as MoHex
+    2.0's playouts do: each empty cell of the 12 around the last move (its neighbours and bridge
+    cells) weighs ``scale`` times its pattern's gamma in ``table`` (``games/hex/patterns.py``),
+    every empty cell of the board 1, and the move is drawn by weight (a local cell by its
+    weight, else any empty cell uniformly).  A saved bridge still comes first.  ``scale`` 0 or
+    an empty table: no local moves, ``hex_playout_bridge``.  ``fill`` (length N, or empty for
+    none): cells known to be dead or captured higher in the tree (1 Black's, 2 White's) that
+    are still empty here start the playout as stones of that colour, not moves (their
+    ``owner`` stays -1).  ``work`` needs 5N + 3H + 24 slots.
+    """
     if state[WINNER] != NO_WINNER:
         return state[WINNER]
     w, h, n, rows_b, rows_w, parent, size = _offsets(state)
+    black = n                     # row masks of both colours in work[n : n + 2h]
+    for r in range(h):
+        work[black + r] = state[rows_b + r]
+        work[black + h + r] = state[rows_w + r]
+    filled = fill.shape[0] >= n
     k = 0
     for r in range(h):
         for c in range(w):
             if state[HEADER + r * w + c] == 0:
+                if filled and fill[r * w + c] != 0:
+                    work[black + (fill[r * w + c] - 1) * h + r] |= np.int64(1) << c
+                    continue
                 work[k] = (r << 5) | c
                 k += 1
     for j in range(k - 1):
@@ -561,25 +589,39 @@ def hex_playout_bridge(state, rng, work, owner, edges=False):
         tmp = work[j]
         work[j] = work[t]
         work[t] = tmp
-    black = n                     # row masks of both colours in work[n : n + 2h]
-    for r in range(h):
-        work[black + r] = state[rows_b + r]
-        work[black + h + r] = state[rows_w + r]
     track = owner.shape[0] >= n
     if track:
         for i in range(n):
             owner[i] = -1
+    local = table.shape[0] > 0 and scale > 0.0
+    codes = black + 3 * h + 24    # per cell: Black's pattern codes (as read, turned), White's
+    if local:
+        for r in range(h):
+            for c in range(w):
+                if ((work[black + r] | work[black + h + r]) >> c) & 1 == 0:
+                    x = codes + 4 * (r * w + c)
+                    work[x], work[x + 1] = pattern_codes(work, black, black + h, w, h, r, c, 0)
+                    work[x + 2], work[x + 3] = pattern_codes(work, black, black + h, w, h, r, c, 1)
+    last = state[LAST_MOVE] if local else -1
+    if last >= n:                 # the swap: no cell to answer
+        last = -1
+    if last >= 0:
+        last = ((last // w) << 5) | (last % w)
     # the hexagon around a cell, in circular order: E, NE, NW, W, SW, SE
     dr = (0, -1, -1, 0, 1, 1)
     dc = (1, 1, 0, -1, -1, 0)
     p = state[PLY] & 1
     nxt = 0
     reply = -1
-    for _ in range(k):
+    for played in range(k):
+        e = -1
         if reply >= 0:
             e = reply
             reply = -1
-        else:
+        elif last >= 0:
+            e = _local_answer(work, black, codes, h, w, last >> 5, last & 31, p, table, scale,
+                              k - played, rng)
+        if e < 0:
             while True:
                 e = work[nxt]
                 nxt += 1
@@ -619,10 +661,62 @@ def hex_playout_bridge(state, rng, work, owner, edges=False):
                     _held(work, qbase, h, w, r + dr[b], c + dc[b], q, edges):
                 reply = (yr << 5) | yc
                 break
+        if local:
+            last = e
+            _stone_digits(work, codes, h, w, r, c, p)
         p = q
     if black_connects(work, black, h, work[n + 2 * h:]):
         return BLACK
     return WHITE
+
+
+@njit(cache=True, nogil=True)
+def _local_answer(work, black, codes, h, w, r, c, p, table, scale, empty, rng):
+    """A cell of the 12 around (r, c) drawn for ``p`` by ``scale`` times its pattern's gamma
+    against 1 for each of the ``empty`` cells of the board, or -1 for the uniform draw.
+    Packed (row << 5 | column) like the playout's cells; ``work[black + 3h :]`` holds the
+    candidates (24 slots past the flood's scratch), ``work[codes:]`` the cells' pattern codes."""
+    found = black + 3 * h
+    m = 0
+    extra = 0.0
+    for i in range(12):
+        yr = r + RING_DR[i]
+        yc = c + RING_DC[i]
+        if yr < 0 or yr >= h or yc < 0 or yc >= w:
+            continue
+        if ((work[black + yr] | work[black + h + yr]) >> yc) & 1:
+            continue
+        x = codes + 4 * (yr * w + yc) + 2 * p
+        pattern = min(work[x], work[x + 1])
+        work[found + m] = (yr << 5) | yc
+        work[found + 12 + m] = pattern
+        extra += table[pattern]
+        m += 1
+    if m == 0:
+        return -1
+    extra *= scale
+    u = (rng_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * (empty + extra)
+    for i in range(m):
+        u -= scale * table[work[found + 12 + i]]
+        if u < 0.0:
+            return work[found + i]
+    return -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _stone_digits(work, codes, h, w, r, c, q):
+    """A stone of colour ``q`` at (r, c): the pattern codes of the cells around it change by
+    its digit (``patterns.pattern_codes``); cells read by Black and by White (transposed)."""
+    for v in range(2):
+        s = 1 if q == v else 2
+        for i in range(12):
+            xr = r - (RING_DR[i] if v == 0 else RING_DC[i])
+            xc = c - (RING_DC[i] if v == 0 else RING_DR[i])
+            if xr < 0 or xr >= h or xc < 0 or xc >= w:
+                continue
+            x = codes + 4 * (xr * w + xc) + 2 * v
+            work[x] += s * POW3[i]
+            work[x + 1] += s * POW3[TURN[i]]
 
 
 # --- hooks for flat Monte Carlo and brute force (engines/rollout/kernel.py) -------------------

@@ -45,12 +45,30 @@ def hex_pattern(state, cell):
     """The pattern number of empty ``cell`` for the side to move (see the module's text)."""
     w = state[WIDTH]
     h = state[HEIGHT]
-    mover = state[PLY] & 1                  # 0 Black (top-bottom), 1 White (left-right)
     r = cell // w
-    c = cell - r * w
+    rows_b = HEADER + w * h                 # the state's row masks (hex/kernel.py's layout)
+    return pattern_at(state, rows_b, rows_b + h, w, h, r, cell - r * w, state[PLY] & 1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def pattern_at(rows, rows_b, rows_w, w, h, r, c, mover):
+    """The pattern number of the empty cell (r, c) for ``mover`` (0 Black, 1 White), read from
+    row masks (bit c of ``rows[rows_b + r]`` a Black stone, of ``rows[rows_w + r]`` a White
+    one): the state's own, or a playout's copy (``hex/kernel.py``)."""
+    code, turned = pattern_codes(rows, rows_b, rows_w, w, h, r, c, mover)
+    return code if code <= turned else turned
+
+
+@njit(cache=True, nogil=True, inline="always")
+def pattern_codes(rows, rows_b, rows_w, w, h, r, c, mover):
+    """The pattern's two codes before the choice of the smaller: (as read, turned by 180
+    degrees).  A stone of colour q added at the cell of digit i adds ``s * POW3[i]`` and ``s *
+    POW3[TURN[i]]`` to them (s = 1 if q is ``mover``, else 2), which lets a playout keep them
+    up to date (``stone_digits``)."""
+    own = rows_b if mover == 0 else rows_w
+    other = rows_w if mover == 0 else rows_b
     code = 0
     turned = 0
-    own = mover + 1                         # the mover's stones: 1 Black, 2 White
     for i in range(12):
         dr = RING_DR[i] if mover == 0 else RING_DC[i]      # White reads the board transposed
         dc = RING_DC[i] if mover == 0 else RING_DR[i]
@@ -62,12 +80,15 @@ def hex_pattern(state, cell):
             s = 1                           # past the mover's own edge
         elif off_row or off_col:
             s = 2
+        elif (rows[own + rr] >> cc) & 1:
+            s = 1
+        elif (rows[other + rr] >> cc) & 1:
+            s = 2
         else:
-            v = state[HEADER + rr * w + cc]
-            s = 0 if v == 0 else (1 if v == own else 2)
+            s = 0
         code += s * POW3[i]
         turned += s * POW3[TURN[i]]
-    return code if code <= turned else turned
+    return code, turned
 
 
 @njit(cache=True, nogil=True)

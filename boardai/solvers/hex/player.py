@@ -16,12 +16,36 @@ from boardai.games.layout import HEADER
 from boardai.solvers.answer import Answer
 from boardai.solvers.hex import vc
 from boardai.solvers.hex.bits import MAX_CELLS, from_words, to_words, words_for
-from boardai.solvers.hex.inferior import ring_table
+from boardai.solvers.hex.inferior import fill, ring_table
 from boardai.solvers.hex.solver import (
     LOSS, WIN, centre_rank, engine_move, evaluate, known_outcomes, load, move_outcomes, think,
 )
 
 _VC_TABLES: dict[tuple[int, int, int], tuple] = {}   # (w, h, thread) -> geometry, H-search scratch
+
+
+def _tables(board) -> tuple | None:
+    """(words, neighbours, edges, rings, centre ranks, H-search scratch) for ``board``'s size,
+    one set a thread; None on boards of more than 128 cells, and while the swap is a legal move
+    (the evaluation knows only stones)."""
+    w, h = board.width, board.height
+    n = w * h
+    if n > MAX_CELLS or (board.swap_allowed and board.is_legal(board.swap_move)):
+        return None
+    key = (w, h, threading.get_ident())
+    if key not in _VC_TABLES:
+        nbr, edges = vc.geometry(w, h)
+        _VC_TABLES[key] = (words_for(n), nbr, edges, ring_table(w, h), centre_rank(w, h),
+                           vc.new_scratch(n))
+    return _VC_TABLES[key]
+
+
+def _stones(board, words):
+    """``board``'s Black and White stones as cell sets of ``words`` words (``bits.py``)."""
+    cells = np.asarray(board.state[HEADER:HEADER + board.width * board.height])
+    black = sum(1 << int(c) for c in np.flatnonzero(cells == 1))
+    white = sum(1 << int(c) for c in np.flatnonzero(cells == 2))
+    return to_words(black, words), to_words(white, words)
 
 
 class Player:
@@ -63,6 +87,24 @@ class Player:
         return moves
 
     @staticmethod
+    def filled(board) -> np.ndarray | None:
+        """Per cell of ``board``: 1 or 2 where filling in dead cells and captured pairs
+        (``inferior.fill``) puts a Black or White stone, 0 elsewhere; the value of the position
+        is the same with them.  None where ``knowledge`` is None."""
+        tables = _tables(board)
+        if tables is None:
+            return None
+        words, nbr, edges, ring, rank, scratch = tables
+        n = board.width * board.height
+        black, white = _stones(board, words)
+        fb, fw = fill(black, white, ring, n)
+        out = np.zeros(n, dtype=np.int64)
+        for colour, before, after in ((1, black, fb), (2, white, fw)):
+            added = from_words(after) & ~from_words(before)
+            out[[c for c in range(n) if added >> c & 1]] = colour
+        return out
+
+    @staticmethod
     def knowledge(board, inferior: bool = True) -> tuple[int, set[int]] | None:
         """What the solver's node evaluation (``solver.evaluate``) knows of ``board`` without
         searching: (LOSS, set()) if the opponent has a virtual win, (WIN, set()) if filling in
@@ -72,23 +114,14 @@ class Player:
         cell).  A move left out is lost or no better than one kept.  None on boards of more
         than 128 cells, and while the swap is a legal move (the evaluation knows only
         stones)."""
-        w, h = board.width, board.height
-        n = w * h
-        if n > MAX_CELLS or (board.swap_allowed and board.is_legal(board.swap_move)):
+        tables = _tables(board)
+        if tables is None:
             return None
-        key = (w, h, threading.get_ident())          # scratch: one set a thread
-        if key not in _VC_TABLES:
-            words = words_for(n)
-            nbr, edges = vc.geometry(w, h)
-            _VC_TABLES[key] = (words, nbr, edges, ring_table(w, h), centre_rank(w, h),
-                               vc.new_scratch(n))
-        words, nbr, edges, ring, rank, scratch = _VC_TABLES[key]
-        cells = np.asarray(board.state[HEADER:HEADER + n])
-        black = sum(1 << int(c) for c in np.flatnonzero(cells == 1))
-        white = sum(1 << int(c) for c in np.flatnonzero(cells == 2))
-        result, moves, _ = evaluate(to_words(black, words), to_words(white, words),
-                                    int(board.turn), nbr, edges, ring, rank, n, scratch,
-                                    inferior)
+        words, nbr, edges, ring, rank, scratch = tables
+        n = board.width * board.height
+        black, white = _stones(board, words)
+        result, moves, _ = evaluate(black, white, int(board.turn), nbr, edges, ring, rank, n,
+                                    scratch, inferior)
         value = from_words(moves)
         return int(result), {c for c in range(n) if value >> c & 1}
 
