@@ -164,7 +164,8 @@ def test_priors_are_each_childs_share_of_the_weights():
     assert np.allclose(flts[first:first + k, MK.Q], 0.5)
     # the first simulation descends into the favoured move (every child unseen: the bias decides)
     MK.run_simulations(ints, flts, meta, board.state.copy(), 1, new_rng(1), params,
-                       MK.new_tables(), table, np.zeros(0, dtype=np.int64))
+                       MK.new_tables(), table, np.zeros((1, 0), dtype=np.int64),
+                       np.zeros(0, dtype=np.int32))
     visited = [int(ints[ch, MK.MOVE]) for ch in range(first, first + k) if flts[ch, MK.VISITS] > 0]
     assert visited == [board.parse_move("c2")]
     # off: no priors
@@ -263,17 +264,22 @@ def test_the_playouts_start_with_the_filled_cells():
                                      fill)) for s in range(200)} == {0, 1}
 
 
-def test_mcts_fills_the_roots_captured_cells_for_its_playouts():
-    """With the tree knowledge on, the search's playouts start from the root's fill-in (a
-    captured pair at the edge here); ``fill=0`` and ``mustplay=0`` turn it off."""
+def test_mcts_keeps_the_fill_in_of_its_knowledge_nodes_for_the_playouts():
+    """With the tree knowledge on, a node the knowledge looked at keeps its position's fill-in
+    (a captured pair at the edge here, at the root) for the playouts below it; ``fill=0`` and
+    ``mustplay=0`` turn it off."""
     board = get_game("hex").new_board(size=9)
     for move in ("e2", "a9", "e8", "i1"):      # Black's second-row stones hold captured pairs
         board.push(board.parse_move(move))
-    engine = make_engine("mcts:sims=300,seed=1")
+    engine = make_engine("mcts:sims=2000,seed=1")
     engine.play(board, None)
-    filled = np.flatnonzero(engine._fill)
+    tree = engine._trees[0]
+    row = tree.fill_of[tree.root]
+    assert row > 0 and tree.fill_count > 1
+    filled = np.flatnonzero(tree.fills[row])
     assert len(filled) > 0 and all(board.state[HEADER + c] == 0 for c in filled)
-    for spec in ("mcts:sims=300,seed=1,fill=0", "mcts:sims=300,seed=1,mustplay=0"):
+    assert all(tree.fills[r].any() for r in range(1, tree.fill_count))
+    for spec in ("mcts:sims=2000,seed=1,fill=0", "mcts:sims=2000,seed=1,mustplay=0"):
         other = make_engine(spec)
         other.play(board, None)
-        assert other._fill.shape[0] == 0
+        assert other._trees[0].fill_of.shape[0] == 0

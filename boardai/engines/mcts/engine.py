@@ -38,7 +38,9 @@ MAX_C = 100.0            # option ranges (see `boardai engines`)
 MAX_EXPAND = 1_000_000
 MAX_MEMORY_MB = 65536    # 64 GiB; node indices are int32, so at most 2**31 nodes in any case
 NO_KNOWLEDGE = np.empty(0, dtype=np.float64)
-NO_FILL = np.empty(0, dtype=np.int64)
+NO_FILLS = np.zeros((1, 0), dtype=np.int64)       # run_simulations without fills
+NO_FILL_OF = np.zeros(0, dtype=np.int32)
+FILL_ROWS = 2048             # positions whose fill-in a tree keeps (until it is compacted)
 KNOWLEDGE_MARGIN_S = 0.02    # no tree knowledge (an H-search) this close to the deadline, nor
                              # closer than the slowest one seen on the board size (capped here)
 KNOWLEDGE_MARGIN_MAX_S = 0.25
@@ -57,6 +59,15 @@ class _Tree:
     known: set = field(default_factory=set)    # nodes the knowledge has seen (mustplay=)
     knowledge_calls: int = 0                   # this move's knowledge: positions asked
     knowledge_s: float = 0.0                   # and the seconds it took
+    fills: np.ndarray = field(default_factory=lambda: NO_FILLS)   # fill=: cells filled in at
+    fill_of: np.ndarray = field(default_factory=lambda: NO_FILL_OF)  # nodes (row 0 unused), and
+                                                                     # each node's row (0: none)
+    fill_count: int = 1
+
+    def forget_fills(self) -> None:
+        """The node numbers change (a new or compacted tree): the fill-ins go."""
+        self.fill_of = NO_FILL_OF
+        self.fill_count = 1
 
     @property
     def root(self) -> int:
@@ -176,7 +187,7 @@ class MctsEngine(Engine):
         self._solvers: dict[str, object] = {}
         self._analysing = False
         self._prior_table = NO_KNOWLEDGE
-        self._fill = NO_FILL          # the root's cells the playouts start with (fill option)
+        self._fill_on = False          # this move: the tree's fill-ins go to the playouts
         self._root_board: Board | None = None
         self._knowledge_loaded: set[tuple] = set()
         self._mustplay = 0                     # this move's knowledge threshold (0: off)
@@ -216,8 +227,10 @@ class MctsEngine(Engine):
         if not reused:
             MK.reset_tree(tree.ints, tree.flts, tree.meta)
             tree.known = set()
+            tree.forget_fills()
         elif tree.meta[MK.USED] > tree.ints.shape[0] // 2 and tree.root != 0:
             tree.known = set()
+            tree.forget_fills()
             ints, flts, meta = MK.new_tree(tree.ints.shape[0])
             MK.compact_tree(tree.ints, tree.flts, tree.meta, ints, flts)
             meta[:] = tree.meta
@@ -280,7 +293,8 @@ class MctsEngine(Engine):
         mustplay_visits = self._mustplay
         if deadline is None and report is None and stop is None and not mustplay_visits:
             return MK.run_simulations(tree.ints, tree.flts, tree.meta, state, sims, tree.rng, params,
-                                      self._tables, self._prior_table, self._fill)
+                                      self._tables, self._prior_table, tree.fills,
+                                      tree.fill_of)
         done = deepest = 0
         batch = 16
         budget = Budget(sims, deadline, stop, report, self.INFO_EVERY)
@@ -289,7 +303,8 @@ class MctsEngine(Engine):
             if sims is not None:
                 batch = min(batch, sims - done)
             n, d = MK.run_simulations(tree.ints, tree.flts, tree.meta, state, batch, tree.rng, params,
-                                      self._tables, self._prior_table, self._fill)
+                                      self._tables, self._prior_table, tree.fills,
+                                      tree.fill_of)
             done += n
             deepest = max(deepest, d)
             if n < batch:        # root solved
@@ -328,7 +343,7 @@ class MctsEngine(Engine):
         state = board.state.copy()
         params = self._params(board)
         self._prior_table = self._pattern_table(board, params)     # read by the trees' threads
-        self._fill = self._root_fill(board)
+        self._fill_on = self._fills_wanted(board)
         report = None
         if self.on_info is not None:
             on_info = self.on_info
@@ -427,16 +442,31 @@ class MctsEngine(Engine):
                 board.push(move)
             self._prove(tree, node, board, self._timed_knowledge(tree, board))
 
-    def _root_fill(self, board: Board) -> np.ndarray:
-        """The root's cells that make no difference to the result (dead or captured, from the
-        solver module's ``filled``), as the playouts' starting stones: with the ``fill`` option
-        (default on with the tree knowledge), else none."""
-        if not (self._mustplay and self.opts.get("fill", True)
-                and self.opts.get("inferior", True)):
-            return NO_FILL
-        player = self._solver_player(board)
-        cells = player.filled(board) if hasattr(player, "filled") else None
-        return NO_FILL if cells is None else cells
+    def _fills_wanted(self, board: Board) -> bool:
+        """Do the playouts start with the dead and captured cells the tree knowledge finds
+        (the ``fill`` option, with ``mustplay`` and ``inferior``, where the game's solver module
+        has ``filled``)?"""
+        if not (self._mustplay and self.opts.get("fill", True) and self.opts.get("inferior", True)):
+            return False
+        return hasattr(self._solver_player(board), "filled")
+
+    def _keep_fill(self, tree: _Tree, node: int, board: Board) -> None:
+        """Store the fill-in of ``node``'s position (``board``) for the playouts below it."""
+        if not self._fill_on or tree.fill_count >= FILL_ROWS:
+            return
+        cells = self._solver_player(board).filled(board)
+        if cells is None or not cells.any():
+            return
+        actions = int(board.state[NUM_ACTIONS])
+        if tree.fills.shape != (FILL_ROWS, actions):
+            tree.fills = np.zeros((FILL_ROWS, actions), dtype=np.int64)
+        if tree.fill_of.shape[0] != tree.ints.shape[0]:
+            tree.fill_of = np.zeros(tree.ints.shape[0], dtype=np.int32)
+        row = tree.fill_count
+        tree.fills[row, :len(cells)] = cells
+        tree.fills[row, len(cells):] = 0
+        tree.fill_of[node] = row
+        tree.fill_count += 1
 
     def _knowledge_has_time(self, board: Board, deadline: float | None) -> bool:
         """Is the deadline further than the slowest knowledge answer seen on this board size
@@ -466,14 +496,16 @@ class MctsEngine(Engine):
             return None
         return player.knowledge(board, inferior=bool(self.opts.get("inferior", True)))
 
-    @staticmethod
-    def _prove(tree: _Tree, node: int, board: Board, answer) -> None:
+    def _prove(self, tree: _Tree, node: int, board: Board, answer) -> None:
         """Write a ``knowledge`` answer for ``node`` (whose position is ``board``) into the
-        tree: a decided position proves the node, else only the moves kept stay children."""
+        tree: a decided position proves the node, else only the moves kept stay children (and
+        the position's fill-in is kept for the playouts below, ``_keep_fill``)."""
         tree.known.add(node)
         if answer is None:
             return
         result, moves = answer
+        if result == 0:
+            self._keep_fill(tree, node, board)
         keep = np.zeros(int(board.state[NUM_ACTIONS]), dtype=np.bool_)
         keep[list(moves)] = True
         sign = {-1: 1, 1: -1}.get(result, 0)        # the mover's loss proves the node's move won
@@ -482,6 +514,8 @@ class MctsEngine(Engine):
                                               swaps)].tolist():
             if (a in tree.known) != (b in tree.known):       # the rows traded places
                 tree.known ^= {a, b}
+            if tree.fill_of.shape[0]:
+                tree.fill_of[a], tree.fill_of[b] = tree.fill_of[b], tree.fill_of[a]
 
     @staticmethod
     def _play_on_when_lost(tree: _Tree) -> bool:
@@ -740,7 +774,7 @@ def _load_kernels(board: Board) -> None:
     state = board.state.copy()
     params = np.array([0.7, 0.0, 0.0, 2.0, 1.0, 0.0, 0.0, 0.0, 0.0])   # N_PARAMS entries
     MK.run_simulations(ints, flts, meta, state, 0, new_rng(0), params, MK.new_tables(),
-                       NO_KNOWLEDGE, NO_FILL)
+                       NO_KNOWLEDGE, NO_FILLS, NO_FILL_OF)
     MK.expand_root(ints, flts, meta, state, params, NO_KNOWLEDGE)
     MK.compact_tree(ints, flts, meta, *MK.new_tree(64)[:2])
     _KERNELS_LOADED = True

@@ -343,7 +343,7 @@ def _select(ints, flts, node, params, tables):
 
 @njit(cache=True, nogil=True)
 def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal, tables,
-              knowledge, fill):
+              knowledge, fills, fill_of):
     root = meta[ROOT]
     copy_position(root_state, st)
     s0 = root_state[PLY] & 1
@@ -351,6 +351,8 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
     depth = 0
     path[0] = root
     result = -1
+    marked = fill_of.shape[0] > 0
+    fill_row = fill_of[root] if marked else 0
     while True:
         if ints[node, NCHILD] == 0:
             if st[WINNER] != NO_WINNER:
@@ -365,6 +367,8 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
         depth += 1
         path[depth] = child
         node = child
+        if marked and fill_of[child] > 0:
+            fill_row = fill_of[child]
         result = known_result(ints, st, child, (s0 + depth + 1) & 1, root)
         if result >= 0:
             break
@@ -377,6 +381,7 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
     if result < 0:
         policy = np.int64(params[P_POLICY])
         local = params[P_LOCAL]
+        fill = fills[fill_row] if fill_row > 0 else fills[0, :0]
         if rave:
             result = playout_policy(st, rng, work, owner, policy, knowledge, local, fill)
         else:
@@ -410,11 +415,14 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
 
 
 @njit(cache=True, nogil=True)
-def run_simulations(ints, flts, meta, root_state, count, rng, params, tables, knowledge, fill):
+def run_simulations(ints, flts, meta, root_state, count, rng, params, tables, knowledge, fills,
+                    fill_of):
     """Run up to ``count`` simulations from ``root_state``; stops early once the root is solved.
-    ``knowledge``: the game's learned move weights for the priors (empty: none); ``fill``: the
-    root's cells that make no difference (``playout_policy``; empty: none), given to the
-    playouts as stones where they are still empty.
+    ``knowledge``: the game's learned move weights for the priors (empty: none).  ``fills``
+    (rows of cells, ``playout_policy``'s ``fill``; row 0 unused) and ``fill_of`` (per node,
+    its row, 0 none; empty: no fills at all): the cells of a node's position that make no
+    difference to its result, found by the tree knowledge; a playout starts with those of the
+    deepest such node on its path, where they are still empty.
 
     Returns (simulations done, deepest path seen).
     """
@@ -430,7 +438,7 @@ def run_simulations(ints, flts, meta, root_state, count, rng, params, tables, kn
         if ints[root, PROOF] != 0:
             break
         d = _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal, tables,
-                      knowledge, fill)
+                      knowledge, fills, fill_of)
         if d > deepest:
             deepest = d
         done += 1
