@@ -266,12 +266,12 @@ def test_the_playouts_start_with_the_filled_cells():
 
 def test_mcts_keeps_the_fill_in_of_its_knowledge_nodes_for_the_playouts():
     """With the tree knowledge on, a node the knowledge looked at keeps its position's fill-in
-    (a captured pair at the edge here, at the root) for the playouts below it; ``fill=0`` and
-    ``mustplay=0`` turn it off."""
+    (a captured pair at the edge here, at the root) for the playouts below it; off by default
+    and without ``mustplay``."""
     board = get_game("hex").new_board(size=9)
     for move in ("e2", "a9", "e8", "i1"):      # Black's second-row stones hold captured pairs
         board.push(board.parse_move(move))
-    engine = make_engine("mcts:sims=2000,seed=1")
+    engine = make_engine("mcts:sims=2000,seed=1,fill=1")
     engine.play(board, None)
     tree = engine._trees[0]
     row = tree.fill_of[tree.root]
@@ -279,7 +279,7 @@ def test_mcts_keeps_the_fill_in_of_its_knowledge_nodes_for_the_playouts():
     filled = np.flatnonzero(tree.fills[row])
     assert len(filled) > 0 and all(board.state[HEADER + c] == 0 for c in filled)
     assert all(tree.fills[r].any() for r in range(1, tree.fill_count))
-    for spec in ("mcts:sims=2000,seed=1,fill=0", "mcts:sims=2000,seed=1,mustplay=0"):
+    for spec in ("mcts:sims=2000,seed=1", "mcts:sims=2000,seed=1,fill=1,mustplay=0"):
         other = make_engine(spec)
         other.play(board, None)
         assert other._trees[0].fill_of.shape[0] == 0

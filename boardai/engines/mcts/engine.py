@@ -161,9 +161,10 @@ class MctsEngine(Engine):
         Option("inferior", parse_bool, True, "with mustplay: fill in dead cells and captured "
                "pairs before the H-search, and drop them and capture-dominated moves from the "
                "children (as the exact solver does)"),
-        Option("fill", parse_bool, True, "with mustplay and inferior: the playouts start with "
-               "the root's dead cells and captured pairs filled in (where the tree's moves left "
-               "them empty), as MoHex fills them in at its knowledge nodes"),
+        Option("fill", parse_bool, False, "with mustplay and inferior: the playouts start with "
+               "the dead cells and captured pairs the tree knowledge found at the deepest node "
+               "of their path (where the tree's moves left them empty), as MoHex fills them in "
+               "at its knowledge nodes (off: 9x9 at 0.3 s, 0.44 against fill=0, 100 games)"),
         threads_option(1, "root-parallel search threads"),
         Option("memory_mb", int, 512, "memory cap for all trees together (MiB; pages are taken "
                "as the trees grow)", min=1, max=MAX_MEMORY_MB),
@@ -446,7 +447,7 @@ class MctsEngine(Engine):
         """Do the playouts start with the dead and captured cells the tree knowledge finds
         (the ``fill`` option, with ``mustplay`` and ``inferior``, where the game's solver module
         has ``filled``)?"""
-        if not (self._mustplay and self.opts.get("fill", True) and self.opts.get("inferior", True)):
+        if not (self._mustplay and self.opts.get("fill") and self.opts.get("inferior", True)):
             return False
         return hasattr(self._solver_player(board), "filled")
 
