@@ -40,12 +40,18 @@ def _tables(board) -> tuple | None:
     return _VC_TABLES[key]
 
 
-def _stones(board, words):
-    """``board``'s Black and White stones as cell sets of ``words`` words (``bits.py``)."""
-    cells = np.asarray(board.state[HEADER:HEADER + board.width * board.height])
+def _position(board) -> tuple | None:
+    """(``_tables``, cells, Black's stones, White's stones) of ``board`` for the node
+    evaluation, the stones as cell sets of the tables' words (``bits.py``); None where
+    ``_tables`` is."""
+    tables = _tables(board)
+    if tables is None:
+        return None
+    n = board.width * board.height
+    cells = np.asarray(board.state[HEADER:HEADER + n])
     black = sum(1 << int(c) for c in np.flatnonzero(cells == 1))
     white = sum(1 << int(c) for c in np.flatnonzero(cells == 2))
-    return to_words(black, words), to_words(white, words)
+    return tables, n, to_words(black, tables[0]), to_words(white, tables[0])
 
 
 class Player:
@@ -91,12 +97,10 @@ class Player:
         """Per cell of ``board``: 1 or 2 where filling in dead cells and captured pairs
         (``inferior.fill``) puts a Black or White stone, 0 elsewhere; the value of the position
         is the same with them.  None where ``knowledge`` is None."""
-        tables = _tables(board)
-        if tables is None:
+        position = _position(board)
+        if position is None:
             return None
-        words, nbr, edges, ring, rank, scratch = tables
-        n = board.width * board.height
-        black, white = _stones(board, words)
+        (words, nbr, edges, ring, rank, scratch), n, black, white = position
         fb, fw = fill(black, white, ring, n)
         out = np.zeros(n, dtype=np.int64)
         for colour, before, after in ((1, black, fb), (2, white, fw)):
@@ -114,12 +118,10 @@ class Player:
         cell).  A move left out is lost or no better than one kept.  None on boards of more
         than 128 cells, and while the swap is a legal move (the evaluation knows only
         stones)."""
-        tables = _tables(board)
-        if tables is None:
+        position = _position(board)
+        if position is None:
             return None
-        words, nbr, edges, ring, rank, scratch = tables
-        n = board.width * board.height
-        black, white = _stones(board, words)
+        (words, nbr, edges, ring, rank, scratch), n, black, white = position
         result, moves, _ = evaluate(black, white, int(board.turn), nbr, edges, ring, rank, n,
                                     scratch, inferior)
         value = from_words(moves)
