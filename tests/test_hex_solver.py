@@ -332,7 +332,8 @@ def test_book_hex_replies_command(tmp_path):
 
 def test_shipped_reply_book_matches_the_solver():
     """Every shipped entry of 3x3..5x5 is a winning move by the solver; 6x6 and 7x7 are there
-    with a move for each of their positions (7x7 to 4 stones)."""
+    with a move for each of their positions (7x7 to 5 stones, a few of the deepest checked by
+    the solver too)."""
     book = hex_solver.reply_book()
     for size in (3, 4, 5):
         for key, move in book[size].items():
@@ -341,7 +342,12 @@ def test_shipped_reply_book_matches_the_solver():
             board.push(move)
             assert solve(board).winner == ("white" if board.turn == 0 else "black"), key
     assert sum(len(k) <= 2 for k in book[7]) == 659 and all(m is not None for m in book[7].values())
-    assert max(len(k) for k in book[7]) == 4
+    assert max(len(k) for k in book[7]) == 5
+    deepest = sorted(k for k in book[7] if len(k) == 5)
+    for key in deepest[::len(deepest) // 3][:3]:
+        board = HexBoard.from_moves(list(key), 7)
+        board.push(book[7][key])
+        assert solve(board).winner == ("white" if board.turn == 0 else "black"), key
     assert len(book[6]) > 0
 
 
