@@ -49,8 +49,8 @@ from boardai.games.hex.patterns import hex_pattern_gammas
 from boardai.games.hex.kernel import (
     hex_apply, hex_encode_planes, hex_fill_cells, hex_fill_connects, hex_fill_length,
     hex_fill_load, hex_fill_rank, hex_fill_set, hex_free_cells, hex_is_legal, hex_legal_moves,
-    hex_playout, hex_playout_local, hex_playout_quality, hex_symmetric, hex_symmetric_move,
-    hex_undo, hex_winning_moves, hex_wins_if_played, new_hex_state,
+    hex_playout, hex_playout_bridge, hex_playout_local, hex_playout_quality, hex_symmetric,
+    hex_symmetric_move, hex_undo, hex_winning_moves, hex_wins_if_played, new_hex_state,
 )
 from boardai.games.connect4.wide import (
     new_wide_state, wide_apply, wide_free_cells, wide_is_legal, wide_legal_moves, wide_playout,
@@ -210,8 +210,10 @@ def playout_policy(state, rng, work, owner, policy, table, local, fill):
     g = state[GAME]
     if g == GAME_HEX:
         if policy & 1:
-            return hex_playout_local(state, rng, work, owner, (policy & 2) != 0, table, local,
-                                     fill)
+            edges = (policy & 2) != 0
+            if (local > 0.0 and table.shape[0] > 0) or fill.shape[0] > 0:
+                return hex_playout_local(state, rng, work, owner, edges, table, local, fill)
+            return hex_playout_bridge(state, rng, work, owner, edges)      # without their code
         return hex_playout(state, rng, work, owner)
     if g == GAME_CONNECT4:
         if policy == 1:

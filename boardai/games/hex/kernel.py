@@ -546,9 +546,9 @@ def hex_playout_bridge(state, rng, work, owner, edges=False):
     bridge), the opponent answers in the other one.  With ``edges`` a stone's own edge counts as
     one of the two, so a second-row stone's link to its edge (the edge template of two cells)
     is saved too.  Slower than ``hex_playout`` (one move at a time), closer to real play.  Same
-    contract as ``hex_playout``; ``work`` needs N + 2H slots.
+    contract as ``hex_playout``; ``work`` needs N + 3H slots.
     """
-    return hex_playout_local(state, rng, work, owner, edges, NO_TABLE, 0.0, NO_FILL)
+    return hex_playout_local(state, rng, work, owner, edges, None, 0.0, None)
 
 
 NO_TABLE = np.zeros(0, dtype=np.float64)
@@ -563,7 +563,8 @@ def hex_playout_local(state, rng, work, owner, edges, table, scale, fill):
     every empty cell of the board 1, and the move is drawn by weight (a local cell by its
     weight, else any empty cell uniformly).  A saved bridge still comes first.  ``scale`` 0 or
     an empty table: no local moves, ``hex_playout_bridge``.  ``fill`` (length N, or empty for
-    none): cells known to be dead or captured higher in the tree (1 Black's, 2 White's) that
+    none; ``table`` and ``fill`` None compile a version without their code, the bridge
+    playout's): cells known to be dead or captured higher in the tree (1 Black's, 2 White's) that
     are still empty here start the playout as stones of that colour, not moves (their
     ``owner`` stays -1).  ``work`` needs 5N + 3H + 24 slots.
     """
@@ -574,14 +575,17 @@ def hex_playout_local(state, rng, work, owner, edges, table, scale, fill):
     for r in range(h):
         work[black + r] = state[rows_b + r]
         work[black + h + r] = state[rows_w + r]
-    filled = fill.shape[0] >= n
+    filled = False
+    if fill is not None:
+        filled = fill.shape[0] >= n
     k = 0
     for r in range(h):
         for c in range(w):
             if state[HEADER + r * w + c] == 0:
-                if filled and fill[r * w + c] != 0:
-                    work[black + (fill[r * w + c] - 1) * h + r] |= np.int64(1) << c
-                    continue
+                if fill is not None:
+                    if filled and fill[r * w + c] != 0:
+                        work[black + (fill[r * w + c] - 1) * h + r] |= np.int64(1) << c
+                        continue
                 work[k] = (r << 5) | c
                 k += 1
     for j in range(k - 1):
@@ -593,7 +597,9 @@ def hex_playout_local(state, rng, work, owner, edges, table, scale, fill):
     if track:
         for i in range(n):
             owner[i] = -1
-    local = table.shape[0] > 0 and scale > 0.0
+    local = False
+    if table is not None:
+        local = table.shape[0] > 0 and scale > 0.0
     codes = black + 3 * h + 24    # per cell: Black's pattern codes (as read, turned), White's
     if local:
         for r in range(h):
@@ -619,8 +625,9 @@ def hex_playout_local(state, rng, work, owner, edges, table, scale, fill):
             e = reply
             reply = -1
         elif last >= 0:
-            e = _local_answer(work, black, codes, h, w, last >> 5, last & 31, p, table, scale,
-                              k - played, rng)
+            if table is not None:
+                e = _local_answer(work, black, codes, h, w, last >> 5, last & 31, p, table,
+                                  scale, k - played, rng)
         if e < 0:
             while True:
                 e = work[nxt]
