@@ -19,8 +19,11 @@ Bridges, the bridge to the edge (template II) and the third-row ziggurat (templa
 of these two rules.  What the solver reads is the edge-to-edge summary of one colour:
 a full VC (that colour has won, whoever moves), a semi VC (it wins if it moves), and the
 intersection of the semi carriers (the *mustplay*: the opponent must play there or lose).
-Carrier lists are capped (``KF`` full, ``KS`` semi per pair), which only loses VCs, never
-makes a wrong one, so the answers stay sound.
+A full carrier joins its pair's list only if it narrows the list, dropping a superset or leaving
+out a cell common to all the others (Benzene's ``limit_fulls``: the rules and the mustplay read
+mostly what is common to a pair's carriers); lists are capped (``KF`` full, ``KS`` semi per pair,
+the sizes of the scratch arrays).  Dropping a carrier only loses VCs, never makes a wrong one,
+so the answers stay sound.
 """
 
 from __future__ import annotations
@@ -34,8 +37,8 @@ from boardai.solvers.hex.bits import (
     is_empty, lowest, none_like, put, put3, same, single, words_for,
 )
 
-KF = 8          # full-VC carriers kept per pair of points
-KS = 32         # semi-VC carriers kept per pair of points
+KF = 16         # full-VC carriers kept per pair of points (new_scratch's default)
+KS = 32         # semi-VC carriers kept per pair of points (new_scratch's default)
 MAX_PASSES = 12  # AND/OR rounds (the closure is usually reached in 3-5)
 
 __all__ = ["ONE", "ZERO", "bit", "connected", "cover", "geometry", "grow", "hsearch",
@@ -148,6 +151,38 @@ def _add(car, cnt, x, y, c, k):
 
 
 @njit(cache=True, nogil=True)
+def _add_full(car, cnt, x, y, c):
+    """Add the full carrier ``c`` to the list of pair (x, y) if it narrows the list: it drops
+    a superset, or it does not hold every cell common to the list (Benzene's ``limit_fulls``:
+    what the AND and OR rules and the mustplay read of a pair is mostly its common part).  A
+    list holds ``car.shape[2]`` carriers at most.  Returns True if the list changed."""
+    if x > y:
+        x, y = y, x
+    m = cnt[x, y]
+    if m == 0:
+        put3(car, x, y, 0, c)
+        cnt[x, y] = 1
+        return True
+    common = at3(car, x, y, 0)
+    for i in range(m):
+        e = at3(car, x, y, i)
+        if _subset(e, c):
+            return False             # a subset is there already
+        common = b_and(common, e)
+    j = 0
+    for i in range(m):
+        e = at3(car, x, y, i)
+        if not _subset(c, e):        # keep carriers that are not supersets of c
+            put3(car, x, y, j, e)
+            j += 1
+    if (j == m and _subset(common, c)) or j == car.shape[2]:
+        return False                 # narrows nothing, or no room
+    put3(car, x, y, j, c)
+    cnt[x, y] = j + 1
+    return True
+
+
+@njit(cache=True, nogil=True)
 def cover(sc, ns, x, y, common, target):
     """Greedy: semi carriers of pair (x, y) that cut ``common`` down to ``target``, each time the
     one leaving the fewest common cells (the smaller on a tie).  Returns (what is left of
@@ -191,7 +226,7 @@ def _or_rule(sc, ns, fc, nf, x, y, new):
             continue
         na = b_and(new, a)
         if is_empty(na):
-            if _add(fc, nf, x, y, b_or(new, a), KF):
+            if _add_full(fc, nf, x, y, b_or(new, a)):
                 added = True
             continue
         for j in range(i + 1, m):
@@ -200,17 +235,17 @@ def _or_rule(sc, ns, fc, nf, x, y, new):
                 continue
             nab = b_and(na, b)
             if is_empty(nab):
-                if _add(fc, nf, x, y, b_or(b_or(new, a), b), KF):
+                if _add_full(fc, nf, x, y, b_or(b_or(new, a), b)):
                     added = True
                 continue
             for l in range(j + 1, m):
                 c = at3(sc, x, y, l)
                 if not same(c, new) and is_empty(b_and(nab, c)):
-                    if _add(fc, nf, x, y, b_or(b_or(new, a), b_or(b, c)), KF):
+                    if _add_full(fc, nf, x, y, b_or(b_or(new, a), b_or(b, c))):
                         added = True
     if not added and m > 4:
         common, union = cover(sc, ns, x, y, new, none_like(new))
-        if is_empty(common) and _add(fc, nf, x, y, b_or(new, union), KF):
+        if is_empty(common) and _add_full(fc, nf, x, y, b_or(new, union)):
             added = True
     return added
 
@@ -272,7 +307,7 @@ def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, 
         start = 0 if x < first_cell else pcell[x] + 1
         for c in range(start, n):
             if has(nb, c):
-                _add(fc, nf, x, cellpoint[c], nothing, KF)
+                _add_full(fc, nf, x, cellpoint[c], nothing)
     # --- closure
     for it in range(MAX_PASSES):
         changed = False
@@ -311,13 +346,13 @@ def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, 
                                 semi = b_or(b_or(c1, c2), single(zc, own))
                                 # a semi holding a full carrier of the pair adds nothing
                                 if not _has_subset(fc, nf, x, y, semi) and \
-                                        _add(sc, ns, x, y, semi, KS):
+                                        _add(sc, ns, x, y, semi, sc.shape[2]):
                                     changed = True
                                     lo, hi = (x, y) if x < y else (y, x)
                                     if _or_rule(sc, ns, fc, nf, lo, hi, semi):
                                         dirty[lo, hi] = it + 2
                             else:
-                                if _add(fc, nf, x, y, b_or(c1, c2), KF):
+                                if _add_full(fc, nf, x, y, b_or(c1, c2)):
                                     changed = True
                                     lo, hi = (x, y) if x < y else (y, x)
                                     dirty[lo, hi] = it + 2
@@ -329,15 +364,16 @@ def hsearch(own, opp, colour, nbr, edges, n, fc, nf, sc, ns, pmask, pcell, pnb, 
     return nf[0, 1] > 0, ns[0, 1] > 0, inter
 
 
-def new_scratch(cells: int = 64):
+def new_scratch(cells: int = 64, fulls: int | None = None, semis: int | None = None):
     """Scratch arrays for ``hsearch`` on boards of up to ``cells`` cells (one set per thread):
-    sets of one word up to 64 cells, of two (a last axis of 2) up to 128."""
+    sets of one word up to 64 cells, of two (a last axis of 2) up to 128.  ``fulls`` and
+    ``semis`` are the carriers a pair's lists hold (default ``KF`` and ``KS``)."""
     words = words_for(cells)
     points = max_points(64 if words == 1 else 128)
     tail = () if words == 1 else (2,)
-    fc = np.zeros((points, points, KF) + tail, dtype=np.uint64)
+    fc = np.zeros((points, points, fulls or KF) + tail, dtype=np.uint64)
     nf = np.zeros((points, points), dtype=np.int64)
-    sc = np.zeros((points, points, KS) + tail, dtype=np.uint64)
+    sc = np.zeros((points, points, semis or KS) + tail, dtype=np.uint64)
     ns = np.zeros((points, points), dtype=np.int64)
     pmask = np.zeros((points,) + tail, dtype=np.uint64)
     pcell = np.zeros(points, dtype=np.int64)
