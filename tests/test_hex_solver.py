@@ -7,7 +7,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from boardai.cli import main
 from boardai.games.hex.board import HexBoard
@@ -126,6 +126,49 @@ def test_random_positions_agree_with_minimax(size, data):
     assert sorted(result.winning_moves) == sorted(winning_moves(board))
 
 
+@settings(max_examples=40, deadline=None)
+@given(size=st.integers(2, 5), data=st.data())
+def test_the_two_word_search_agrees_with_minimax_on_small_boards(size, data):
+    """The DFPN compiled for pairs of words (boards of 65-128 cells), run on a small board."""
+    board = random_board(data, size, size * size - 1 if size < 5 else None)
+    assume(size < 5 or board.ply >= 12)        # plain minimax on 5x5 wants a few stones
+    s = hex_solver._Solver(size, size, tt_bits=12, words=2)
+    assert s.words == 2
+    mover = int(board.turn)
+    result = s.run(s.position(board.cells, mover), mover, None)
+    assert (result == hex_solver.WIN) == mover_wins(board)
+
+
+def _nine_by_nine_endgame(data, empty: int) -> HexBoard:
+    """A 9x9 position with ``empty`` empty cells and no winner yet, White or Black to move."""
+    cells = data.draw(st.permutations(range(81)))
+    black, white = list(cells[:41]), list(cells[41:])
+    gone_b = (empty + 1) // 2
+    keep_b, keep_w = black[gone_b:], white[empty - gone_b:]
+    board = HexBoard(9)
+    for i in range(len(keep_w)):
+        board.push(keep_b[i])
+        board.push(keep_w[i])
+    if len(keep_b) > len(keep_w):
+        board.push(keep_b[-1])
+    return board
+
+
+@settings(max_examples=15, deadline=None)
+@given(data=st.data(), empty=st.integers(4, 9))
+def test_nine_by_nine_endgames_agree_with_minimax(data, empty):
+    """9x9 (two words) positions a few moves before the end: winner and every winning move."""
+    try:
+        board = _nine_by_nine_endgame(data, empty)
+    except ValueError:               # the stones already join one side's edges
+        board = None
+    assume(board is not None and not board.is_game_over())
+    result = solve(board, time_limit=60)
+    expected = board.turn if mover_wins(board) else board.turn.other
+    assert result.winner == str(expected).lower()
+    assert sorted(result.winning_moves) == sorted(winning_moves(board))
+
+
 @settings(max_examples=25, deadline=None)
 @given(size=st.integers(2, 4), data=st.data())
 def test_engine_move_plays_a_winning_move_when_there_is_one(size, data):
@@ -199,8 +242,8 @@ def test_unsolved_in_time_gives_none():
 
 
 def test_bad_boards_are_refused():
-    with pytest.raises(ValueError, match="at most 64 cells"):
-        solve(HexBoard(9))
+    with pytest.raises(ValueError, match="at most 128 cells"):
+        solve(HexBoard(12))
     with pytest.raises(ValueError, match="already over"):
         solve(HexBoard.from_moves("a1 b1 a2", 2))
 
@@ -238,7 +281,7 @@ def test_cli_reports_progress_on_a_long_solve(monkeypatch):
 
 
 @pytest.mark.parametrize("args, message", [
-    (("--size", "9"), "1..8"),
+    (("--size", "12"), "1..11"),
     (("--size", "3", "--moves", "zz"), "a1..c3"),
     (("--size", "3", "--moves", "a1", "--all-openings"), "no --moves"),
     (("--size", "3", "--time", "0"), "> 0"),

@@ -383,13 +383,17 @@ def test_root_solver_plays_a_proven_win(threads):
 
 def test_root_solver_stays_out_of_reproducible_and_unsupported_searches():
     """A sims= search never asks the solver (same seed, same move); nor does a board the
-    game's solver does not take (Hex above 64 cells, Connect Four with blocked cells)."""
+    game's solver does not take (Hex above 128 cells, Connect Four with blocked cells), nor by
+    default a Hex board above the game's 64 cells (9x9 only when asked)."""
     board, _ = won_hex_positions(4, 1, 4)[0]
     a = make_engine("mcts:seed=6,solver=0.5").play(board, Limit(sims=300))
     b = make_engine("mcts:seed=6").play(board, Limit(sims=300))
     assert (a.move, a.nodes) == (b.move, b.nodes) and "solver" not in a.info
-    big = make_board("hex", "9")
+    big = make_board("hex", "12")
     assert "solver" not in make_engine("mcts:solver=0.5").play(big, Limit(time=0.1)).info
+    nine = make_board("hex", "9")
+    assert "solver" not in make_engine("mcts").play(nine, Limit(time=0.1)).info
+    assert make_engine("mcts:solver=0.5").play(nine, Limit(time=0.2)).info["solver"] == "open"
     blocked = make_board("connect4", (9, 9))
     blocked = type(blocked)(9, 9, blocked=[(4, 0)])
     assert "solver" not in make_engine("mcts:solver=0.5").play(blocked, Limit(time=0.1)).info

@@ -84,10 +84,12 @@ def solve_hex_cmd(size, moves, all_openings, seconds, threads, as_json) -> None:
       boardai solve hex --size 6 --all-openings --json   # {"openings": {"a1": "white", ...}}
       boardai solve hex --size 7 --all-openings --threads 2 --time 120
       boardai solve hex --size 7 --moves "d4" --time 60
+      boardai solve hex --size 9 --moves "d4 d3 f3 f4 h2 e4 g4 f6 e6 f5 e3 d6 d5 d7 h5 g7"
     """
     try:
-        if not 1 <= size <= 8:
-            raise ValueError(f"--size must be 1..8 for the solver (at most 64 cells), not {size!r}")
+        if not 1 <= size <= 11:
+            raise ValueError(f"--size must be 1..11 for the solver (at most 128 cells), "
+                             f"not {size!r}")
         if seconds is not None and seconds <= 0:
             raise ValueError("--time must be > 0 seconds")
         if all_openings:
@@ -127,9 +129,10 @@ def _solve_hex_openings(size: int, seconds: float | None, threads: int, as_json:
 def _solve_hex_position(size: int, moves: str, seconds: float | None, as_json: bool) -> None:
     """The position after ``moves``: progress to stderr, then the board and its winner (or JSON)."""
     from boardai.games.hex.board import HexBoard
-    from boardai.solvers.hex.solver import solve as solve_hex
+    from boardai.solvers.hex.solver import load, solve as solve_hex
 
     board = HexBoard.from_moves(moves, size)
+    load(board.width, board.height)            # compiled before the clock starts
 
     def report(nodes, secs, phi, delta):
         click.echo(f"{secs:6.0f} s  {nodes} nodes  (proof number {phi}, disproof number {delta})",

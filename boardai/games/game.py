@@ -97,6 +97,7 @@ class Game:
     # engines
     rave: bool = False                         # mcts: RAVE on by default
     mcts_solver: float = 0.0                   # mcts: default share of the exact solver (solver=)
+    mcts_solver_cells: int = 0                 # ... on boards of at most this many cells (0: all)
     mcts_mustplay: int = 0                     # mcts: default visits for the tree knowledge
     playout_switches: tuple[PlayoutSwitch, ...] = ()
     # mcts priors: the game's learned move patterns (games/move_patterns.py; the kernel's

@@ -133,7 +133,9 @@ class MctsEngine(Engine):
                "root, on boards it takes (1 thread: first, for this share of the time; 2+ threads: "
                "beside the search on one thread, for the whole move); a proven win is played at "
                "once; 0 off (default: the game's, "
-               + ", ".join(f"{g.name} {g.mcts_solver:g}" for g in all_games().values()) + ")",
+               + ", ".join(f"{g.name} {g.mcts_solver:g}"
+                           + (f" up to {g.mcts_solver_cells} cells" if g.mcts_solver_cells else "")
+                           for g in all_games().values()) + ")",
                min=0, max=0.9),
         Option("ahead", float, 0.0, "after a proven move (the solver's or its book's), go on "
                "solving the position it leaves until this share of the move's time has passed, "
@@ -548,7 +550,10 @@ class MctsEngine(Engine):
         does not take."""
         share = self.opts.get("solver")
         if share is None:
-            share = game_of(board).mcts_solver
+            game = game_of(board)
+            small = not game.mcts_solver_cells or \
+                board.width * board.height <= game.mcts_solver_cells
+            share = game.mcts_solver if small else 0.0
         if not share or self._analysing:
             return None
         player = self._solver_player(board)

@@ -59,8 +59,8 @@ class Player:
 
     @staticmethod
     def supports(board) -> bool:
-        """Boards of at most 64 cells (the solver's bitboards are one 64-bit word)."""
-        return board.width * board.height <= 64
+        """Boards of at most 128 cells (the solver's bitboards are one or two 64-bit words)."""
+        return board.width * board.height <= MAX_CELLS
 
     def __init__(self, **_options):
         pass

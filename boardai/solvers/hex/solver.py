@@ -1,7 +1,9 @@
 """Exact Hex solver: depth-first proof-number search (DFPN) with Hex knowledge, for boards of at
-most 64 cells (8×8).
+most 128 cells (11x11 has 121).
 
-A position is two ``uint64`` bitboards (``vc.py``).  At each new node the solver first fills in
+A position is two bitboards of Black's and White's stones, each one ``uint64`` up to 64 cells
+(8x8) and a pair of them up to 128 (``bits.py``: numba compiles the search once for each kind, so
+the small boards keep their one-word speed).  At each new node the solver first fills in
 dead cells and captured pairs (``inferior.py``: same value, fewer moves, and H-search sees the
 extra stones), then asks H-search (``vc.hsearch``) about the opponent: the side to move loses if
 the opponent has a full VC between its edges, and otherwise may only play inside the
@@ -36,12 +38,16 @@ from numba import njit
 
 from boardai.solvers.hex import vc
 from boardai.solvers.hex.inferior import capture_dominated, fill, ring_table, vulnerable
-from boardai.solvers.hex.bits import at, at3, b_andnot, b_not, b_or, is_empty, none_like
-from boardai.solvers.hex.vc import ONE, ZERO, bit, connected, cover, hsearch
+from boardai.solvers.hex.bits import (
+    MAX_CELLS, at, at3, b_and, b_andnot, b_not, b_or, from_words, has, is_empty, none_like, put,
+    single, to_words, words_for,
+)
+from boardai.solvers.hex.vc import ZERO, connected, cover, hsearch
 
 INF = np.int64(1 << 40)
 EPS = 0.25                    # the 1+ε trick: child disproof threshold ceil(delta2 * (1+ε))
-TT_BITS = 23                   # 8M entries of 48 bytes (pages are touched only when used)
+TT_BITS = 23                   # 8M entries of 48 bytes, 64 on two words (pages are touched
+                               # only when used)
 SLICE_S = 0.01                 # seconds of one jitted slice (the clock is read between slices)
 MAX_SLICE_NODES = 2_000        # nodes per slice at most
 PROGRESS_EVERY = 5.0           # seconds between progress reports of a long solve
@@ -68,18 +74,21 @@ class HexSolveResult:
 # --- transposition table -----------------------------------------------------------------
 #   keys[i]   uint64 key (min of the hash and the hash of the 180° rotation), 0 = empty slot
 #   vals[i,0] phi (proof number of the side to move), vals[i,1] delta, vals[i,2] work
-#   sets[i,0] the moves still worth trying (the mustplay, narrowed by refuted moves' proofs)
-#   sets[i,1] a proven node: its proof set, the cells the winner's proof uses (the winner still
-#             wins if every other empty cell goes to the loser); an open node: the cells that
-#             justify cutting the move list to sets[i,0] (the opponent's semi carriers, the
-#             cells filled in, the proof sets of the refuted moves dropped)
-#   Both sets are kept in the orientation of the position with the smaller hash.
+#   sets[2i]   the moves still worth trying (the mustplay, narrowed by refuted moves' proofs)
+#   sets[2i+1] a proven node: its proof set, the cells the winner's proof uses (the winner still
+#              wins if every other empty cell goes to the loser); an open node: the cells
+#              that justify cutting the move list to sets[2i] (the opponent's semi carriers,
+#              the cells filled in, the proof sets of the refuted moves dropped)
+#   Both sets are kept in the orientation of the position with the smaller hash, side by side
+#   (one cache line); a set is one uint64, or a pair of them (``[k, 2]``) on boards of more
+#   than 64 cells.
 
 
-def _new_tt(bits: int):
+def _new_tt(bits: int, words: int = 1):
     size = 1 << bits
+    tail = () if words == 1 else (2,)
     return (np.zeros(size, dtype=np.uint64), np.zeros((size, 3), dtype=np.int64),
-            np.zeros((size, 2), dtype=np.uint64))
+            np.zeros((2 * size,) + tail, dtype=np.uint64))
 
 
 @njit(cache=True, nogil=True)
@@ -93,7 +102,7 @@ def _tt_find(keys, key):
 
 
 @njit(cache=True, nogil=True)
-def _tt_store(keys, vals, mp, key, phi, delta, work, mask, pset):
+def _tt_store(keys, vals, sets, key, phi, delta, work, mask, pset):
     i = np.int64(key & np.uint64(keys.shape[0] - 1)) & ~np.int64(1)
     j = i
     if keys[i] != key:
@@ -105,8 +114,8 @@ def _tt_store(keys, vals, mp, key, phi, delta, work, mask, pset):
     vals[j, 0] = phi
     vals[j, 1] = delta
     vals[j, 2] = work
-    mp[j, 0] = mask
-    mp[j, 1] = pset
+    put(sets, 2 * j, mask)
+    put(sets, 2 * j + 1, pset)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -118,10 +127,10 @@ def _key(h, hr):
 def _rotate(mask, n):
     """The 180° rotation of a bitboard (cell c -> n-1-c).  A table entry shared by a position
     and its rotation keeps its mustplay in the orientation of the smaller hash."""
-    out = ZERO
+    out = none_like(mask)
     for c in range(n):
-        if (mask >> np.uint64(c)) & ONE:
-            out |= bit(n - 1 - c)
+        if has(mask, c):
+            out = b_or(out, single(n - 1 - c, mask))
     return out
 
 
@@ -209,7 +218,7 @@ def _child_hashes(h, hr, zob, mover, c, n):
 
 @njit(cache=True, nogil=True)
 def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, ring, n, order,
-         rank, keys, vals, mp, scr, cmoves, stats):
+         rank, keys, vals, sets, scr, cmoves, stats):
     """Multiple iterative deepening at one node (negamax DFPN).  ``stats[0]`` counts nodes,
     ``stats[1]`` is the node budget of this slice.
 
@@ -224,16 +233,18 @@ def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, 
     if t >= 0 and vals[t, 2] > 0:
         if vals[t, 0] == 0 or vals[t, 1] == 0:
             return
-        mask = _oriented(mp[t, 0], flip, n)
-        just = _oriented(mp[t, 1], flip, n)
+        mask = _oriented(at(sets, 2 * t), flip, n)
+        just = _oriented(at(sets, 2 * t + 1), flip, n)
     else:
         stats[0] += 1
         res, mask, just = evaluate(black, white, mover, nbr, edges, ring, rank, n, scr)
         if res == WIN:
-            _tt_store(keys, vals, mp, key, 0, INF, 1, ZERO, _oriented(just, flip, n))
+            _tt_store(keys, vals, sets, key, 0, INF, 1, none_like(black),
+                      _oriented(just, flip, n))
             return
         if res == LOSS:
-            _tt_store(keys, vals, mp, key, INF, 0, 1, ZERO, _oriented(just, flip, n))
+            _tt_store(keys, vals, sets, key, INF, 0, 1, none_like(black),
+                      _oriented(just, flip, n))
             return
     work0 = stats[0]
     o = 1 - mover
@@ -243,7 +254,7 @@ def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, 
             k = 0
             for i in range(n):
                 c = order[i]
-                if (mask >> np.uint64(c)) & ONE:
+                if has(mask, c):
                     cmoves[depth, k] = c
                     k += 1
         phi = INF
@@ -260,9 +271,9 @@ def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, 
                 cphi = vals[ct, 0]
                 cdelta = vals[ct, 1]
                 if cphi == 0:               # refuted: keep only the moves inside its proof
-                    proof = _oriented(mp[ct, 1], chr_ < ch, n)
-                    just |= proof
-                    mask &= proof & ~bit(c)
+                    proof = _oriented(at(sets, 2 * ct + 1), chr_ < ch, n)
+                    just = b_or(just, proof)
+                    mask = b_and(mask, b_andnot(proof, single(c, proof)))
                     narrowed = True
                     break
             else:
@@ -285,9 +296,9 @@ def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, 
             c = cmoves[depth, best]
             ch, chr_ = _child_hashes(h, hr, zob, mover, c, n)
             ct = _tt_find(keys, _key(ch, chr_))
-            just = _oriented(mp[ct, 1], chr_ < ch, n) | bit(c)
+            just = b_or(_oriented(at(sets, 2 * ct + 1), chr_ < ch, n), single(c, just))
         if phi >= thphi or delta >= thdelta or stats[0] >= stats[1]:
-            _tt_store(keys, vals, mp, key, phi, delta, stats[0] - work0 + 1,
+            _tt_store(keys, vals, sets, key, phi, delta, stats[0] - work0 + 1,
                       _oriented(mask, flip, n), _oriented(just, flip, n))
             return
         c = cmoves[depth, best]
@@ -298,12 +309,12 @@ def _mid(black, white, mover, h, hr, thphi, thdelta, depth, g, zob, nbr, edges, 
         if d2 <= delta2:
             d2 = delta2 + 1
         cthdelta = thphi if thphi < d2 else d2
-        b = bit(c)
-        nb = black | b if mover == 0 else black
-        nw = white | b if mover == 1 else white
+        b = single(c, black)
+        nb = b_or(black, b) if mover == 0 else black
+        nw = b_or(white, b) if mover == 1 else white
         ch, chr_ = _child_hashes(h, hr, zob, mover, c, n)
         _mid(nb, nw, o, ch, chr_, cthphi, cthdelta, depth + 1, g, zob, nbr, edges, ring, n, order,
-             rank, keys, vals, mp, scr, cmoves, stats)
+             rank, keys, vals, sets, scr, cmoves, stats)
 
 
 @njit(cache=True, nogil=True)
@@ -317,15 +328,17 @@ def _tt_value(keys, vals, h, hr):
 class _Solver:
     """One board geometry, its Zobrist keys, transposition table and scratch."""
 
-    def __init__(self, w: int, h: int, tt_bits: int = TT_BITS):
+    def __init__(self, w: int, h: int, tt_bits: int = TT_BITS, words: int | None = None):
         self.w, self.h, self.n = w, h, w * h
-        self.nbr, self.edges = vc.geometry(w, h)
+        self.words = max(words_for(self.n), words or 1)     # words=2: pairs on a small board
+        self.nbr, self.edges = vc.geometry(w, h, self.words)
         self.ring = ring_table(w, h)
         rng = np.random.default_rng(20261123)
-        self.zob = rng.integers(1, 2**63, size=(3, 64), dtype=np.int64).astype(np.uint64)
-        self.keys, self.vals, self.mp = _new_tt(tt_bits)
-        self.scr = vc.new_scratch()
-        self.cmoves = np.zeros((self.n + 2, 64), dtype=np.int64)
+        cells = max(64, self.n)
+        self.zob = rng.integers(1, 2**63, size=(3, cells), dtype=np.int64).astype(np.uint64)
+        self.keys, self.vals, self.sets = _new_tt(tt_bits, self.words)
+        self.scr = vc.new_scratch(64 * self.words)
+        self.cmoves = np.zeros((self.n + 2, cells), dtype=np.int64)
         self.stats = np.zeros(2, dtype=np.int64)
         self.rank = centre_rank(w, h)           # rank[cell]: place in the move order
         self.order = np.argsort(self.rank).astype(np.int64)      # nearest the centre first
@@ -346,15 +359,15 @@ class _Solver:
         if mover == 1:
             h ^= zob[2][0]
             hr ^= zob[2][0]
-        return np.uint64(black), np.uint64(white), np.uint64(h), np.uint64(hr)
+        return (to_words(black, self.words), to_words(white, self.words), np.uint64(h),
+                np.uint64(hr))
 
     def child(self, pos, mover: int, c: int):
         black, white, h, hr = pos
-        b = np.uint64(1 << c)
         if mover == 0:
-            black = black | b
+            black = to_words(from_words(black) | 1 << c, self.words)
         else:
-            white = white | b
+            white = to_words(from_words(white) | 1 << c, self.words)
         h, hr = _child_hashes(h, hr, self.zob, mover, c, self.n)
         return black, white, np.uint64(h), np.uint64(hr)
 
@@ -384,8 +397,8 @@ class _Solver:
             self.stats[1] = self.stats[0] + slice_nodes
             before = int(self.stats[0])
             _mid(black, white, mover, h, hr, INF, INF, 0, 0, self.zob, self.nbr, self.edges,
-                 self.ring, self.n, self.order, self.rank, self.keys, self.vals, self.mp, self.scr,
-                 self.cmoves, self.stats)
+                 self.ring, self.n, self.order, self.rank, self.keys, self.vals, self.sets,
+                 self.scr, self.cmoves, self.stats)
             took = time.perf_counter() - now
             done = int(self.stats[0]) - before
             if fixed_slice or done <= 0 or took <= 0:
@@ -405,30 +418,31 @@ _SOLVERS: dict[tuple[int, int], _Solver] = {}
 
 
 def _solver_for(w: int, h: int) -> _Solver:
-    if w * h > 64:
-        raise ValueError(f"the Hex solver handles boards of at most 64 cells (8x8), not {w}x{h}")
+    if w * h > MAX_CELLS:
+        raise ValueError(f"the Hex solver handles boards of at most {MAX_CELLS} cells (11x11), "
+                         f"not {w}x{h}")
     if (w, h) not in _SOLVERS:
         _SOLVERS.clear()             # one table at a time (memory)
         _SOLVERS[(w, h)] = _Solver(w, h)
     return _SOLVERS[(w, h)]
 
 
-_LOADED = False
+_LOADED: set[int] = set()          # the kinds of set (words) whose search is compiled
 
 
 def load(width: int, height: int) -> None:
-    """Load the compiled search (a tiny 2x2 solve, once per process), the shipped opening table
-    and reply book, and the table of this size, so that a timed search that follows spends its
-    time searching."""
-    global _LOADED
-    if not _LOADED:
-        tiny = _Solver(2, 2, tt_bits=8)
+    """Load the compiled search for this board's kind of set (a tiny 2x2 solve, once per
+    process and kind), the shipped opening table and reply book, and the table of this size, so
+    that a timed search that follows spends its time searching."""
+    words = words_for(width * height)
+    if words not in _LOADED:
+        tiny = _Solver(2, 2, tt_bits=8, words=words)
         pos = tiny.position([0, 0, 0, 0], 0)
         tiny.run(pos, 0, None)
         tiny.run(tiny.child(pos, 0, 1), 1, None)
         opening_table()
         reply_book()
-        _LOADED = True
+        _LOADED.add(words)
     _solver_for(width, height)
 
 

@@ -1,7 +1,7 @@
 """Hex virtual connections for the exact solver: bitboard geometry and H-search.
 
-A set of cells is one ``uint64`` on boards of at most 64 cells (the solver's) and a pair of them
-up to 128 cells (11x11), bit ``r*W + c`` being cell (r, c) as in ``kernel.py``; the functions
+A set of cells is one ``uint64`` on boards of at most 64 cells and a pair of them up to 128
+cells (11x11), bit ``r*W + c`` being cell (r, c) as in ``kernel.py``; the functions
 below are written once over ``bits.py``'s operations and numba compiles them for either kind.  A *virtual connection* (VC) between two points
 (an edge, a group of stones, or an empty cell taken as if owned) is a set of empty cells, its
 *carrier*, inside which the owner connects the two points even if the opponent moves first (a
