@@ -117,21 +117,30 @@ def _has_subset(car, cnt, x, y, c):
     return False
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _drop_supersets(car, cnt, x, y, c):
+    """Close up the list of pair (x, y) (x < y) over its carriers that hold all of ``c``;
+    returns how many are left (``cnt`` is the caller's to set)."""
+    j = 0
+    for i in range(cnt[x, y]):
+        e = at3(car, x, y, i)
+        if not _subset(c, e):
+            put3(car, x, y, j, e)
+            j += 1
+    return j
+
+
 @njit(cache=True, nogil=True)
 def _add(car, cnt, x, y, c, k):
     """Add carrier ``c`` to the list of pair (x, y) unless a subset is there; drop supersets.
-    A full list keeps its ``k`` smallest carriers.  Returns True if the list changed."""
+    A full list (the semi lists: ``k`` carriers) keeps its smallest.  Returns True if the list
+    changed."""
     if x > y:
         x, y = y, x
     if _has_subset(car, cnt, x, y, c):
         return False
     m = cnt[x, y]
-    j = 0
-    for i in range(m):
-        e = at3(car, x, y, i)
-        if not _subset(c, e):        # keep carriers that are not supersets of c
-            put3(car, x, y, j, e)
-            j += 1
+    j = _drop_supersets(car, cnt, x, y, c)
     if j < k:
         put3(car, x, y, j, c)
         j += 1
@@ -169,12 +178,7 @@ def _add_full(car, cnt, x, y, c):
         if _subset(e, c):
             return False             # a subset is there already
         common = b_and(common, e)
-    j = 0
-    for i in range(m):
-        e = at3(car, x, y, i)
-        if not _subset(c, e):        # keep carriers that are not supersets of c
-            put3(car, x, y, j, e)
-            j += 1
+    j = _drop_supersets(car, cnt, x, y, c)
     if (j == m and _subset(common, c)) or j == car.shape[2]:
         return False                 # narrows nothing, or no room
     put3(car, x, y, j, c)
