@@ -430,3 +430,17 @@ def test_fixed_slices_make_the_node_count_the_same_every_run():
         counts.append(runs)
     assert counts[0] == counts[1]
     assert all(nodes > 7 for _, nodes in counts[0][:2])      # more than one slice each
+
+
+def test_solver_engine_warm_up_loads_the_search_for_the_board_kind():
+    """The solver engine's warm-up compiles (or loads) the DFPN for the board's kind of set
+    (a pair of words on 9x9) and its mcts fallback, so a timed first move spends its time
+    searching; the board is left as it was."""
+    from boardai.engines.registry import make_engine
+
+    board = HexBoard(9)
+    engine = make_engine("solver")
+    engine.warm_up(board)
+    assert 2 in hex_solver._LOADED
+    assert engine._mcts is not None
+    assert board.ply == 0

@@ -119,6 +119,16 @@ class SolverEngine(Engine):
         result.time_s = clock()
         return result
 
+    def warm_up(self, board: Board) -> None:
+        """Load the game's solver for ``board`` (its compiled search and tables, where it has
+        a ``load``) and the ``mcts`` a move falls back on, before a clock runs."""
+        player = self._player(board)
+        if player is not None and player.supports(board) and hasattr(player, "load"):
+            player.load(board)
+        if self._mcts is None:
+            self._mcts = MctsEngine(seed=self.opts.get("seed"))
+        self._mcts.warm_up(board)
+
     def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
         if board.is_game_over():
             return PlayResult(-1, "resign", resign=True)
