@@ -133,8 +133,8 @@ def _drop_supersets(car, cnt, x, y, c):
 @njit(cache=True, nogil=True)
 def _add(car, cnt, x, y, c, k):
     """Add carrier ``c`` to the list of pair (x, y) unless a subset is there; drop supersets.
-    A full list (the semi lists: ``k`` carriers) keeps its smallest.  Returns True if the list
-    changed."""
+    A list that already holds ``k`` keeps its smallest carriers (the semi lists).  Returns True
+    if the list changed."""
     if x > y:
         x, y = y, x
     if _has_subset(car, cnt, x, y, c):
