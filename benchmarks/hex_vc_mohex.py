@@ -27,14 +27,12 @@ import sqlite3
 import sys
 import time
 
-import numpy as np
-
 from boardai.engines.gtp_client import GtpEngine
 from boardai.games.hex.board import HexBoard
-from boardai.games.layout import HEADER
 from boardai.solvers.hex import vc
-from boardai.solvers.hex.bits import from_words, to_words, words_for
-from boardai.solvers.hex.inferior import fill, ring_table
+from boardai.solvers.hex.bits import from_words, to_words
+from boardai.solvers.hex.inferior import fill
+from boardai.solvers.hex.player import _position
 
 EDGES = {"b": "north south", "w": "east west"}
 
@@ -52,13 +50,10 @@ def positions(store: str, games: int, step: int):
             board.push(move)
 
 
-def ours(board: HexBoard, tables) -> tuple[dict[str, str], int]:
-    """Our edge-to-edge answer per colour on the filled position, and the cells filled in."""
-    words, nbr, edges, ring, scratch = tables
-    n = board.width * board.height
-    cells = np.asarray(board.state[HEADER:HEADER + n])
-    black = to_words(sum(1 << int(c) for c in np.flatnonzero(cells == 1)), words)
-    white = to_words(sum(1 << int(c) for c in np.flatnonzero(cells == 2)), words)
+def ours(board: HexBoard) -> tuple[dict[str, str], int]:
+    """Our edge-to-edge answer per colour on the filled position (the tables and stones of the
+    tree knowledge, ``player._position``), and the cells filled in."""
+    (words, nbr, edges, ring, _, scratch), n, black, white = _position(board)
     filled = [to_words(from_words(s), words) for s in fill(black, white, ring, n)]
     answer = {}
     for colour, name in enumerate("bw"):
@@ -102,7 +97,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     engine = GtpEngine(command=args.mohex)
-    tables = None
+    started = False
     pairs = collections.Counter()
     by_ply = collections.defaultdict(lambda: [0, 0, 0])
     fills = [0, 0]
@@ -110,17 +105,14 @@ def main(argv=None) -> int:
     ours_s = 0.0
     try:
         for _, ply, board in positions(args.store, args.games, args.step):
-            if tables is None:
-                n = board.width * board.height
+            if not started:
                 engine.sync(board)
                 for setting in args.mohex_setting:
                     engine.send(setting)
-                nbr, edges = vc.geometry(board.width, board.height)
-                tables = (words_for(n), nbr, edges, ring_table(board.width, board.height),
-                          vc.new_scratch(n))
-                ours(board, tables)                      # compiled before the clock runs
+                ours(board)                              # compiled before the clock runs
+                started = True
             t0 = time.perf_counter()
-            mine, mine_filled = ours(board, tables)
+            mine, mine_filled = ours(board)
             ours_s += time.perf_counter() - t0
             theirs, theirs_filled = mohex(engine, board)
             mover = "bw"[board.turn]

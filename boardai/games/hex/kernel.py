@@ -551,10 +551,6 @@ def hex_playout_bridge(state, rng, work, owner, edges=False):
     return hex_playout_local(state, rng, work, owner, edges, None, 0.0, None)
 
 
-NO_TABLE = np.zeros(0, dtype=np.float64)
-NO_FILL = np.zeros(0, dtype=np.int64)
-
-
 @njit(cache=True, nogil=True)
 def hex_playout_local(state, rng, work, owner, edges, table, scale, fill):
     """``hex_playout_bridge`` whose other moves may answer the last move locally, as MoHex
