@@ -13,6 +13,7 @@ from boardai.cli import main
 from boardai.engines.mcts import kernel as MK
 from boardai.engines.registry import make_engine
 from boardai.games import get_game
+from boardai.games.kernel import NO_FILL, NO_TABLE
 from boardai.games.hex import patterns as hp
 from boardai.games.hex import kernel as hk
 from boardai.games.hex.kernel import new_hex_state
@@ -203,7 +204,7 @@ def test_a_playout_keeps_every_cells_pattern_codes_up_to_date(size, stones, seed
     owner = np.zeros(n, dtype=np.int64)
     table = np.exp(np.random.default_rng(seed + 1).normal(0, 2, hp.N_PATTERNS))
     winner = hk.hex_playout_local(board.state, new_rng(seed), work, owner, True, table, 3.0,
-                                  hk.NO_FILL)
+                                  NO_FILL)
     assert winner in (0, 1) and all(owner[x] in (0, 1) for x in empty)
     codes = n + 3 * h + 24                   # where the playout keeps them (its docstring)
     for x in empty:
@@ -229,7 +230,7 @@ def test_local_answers_follow_the_weights():
         got = 0
         for seed in range(300):
             hk.hex_playout_local(board.state, new_rng(seed), work, owner, True, table, scale,
-                                 hk.NO_FILL)
+                                 NO_FILL)
             got += owner[d5] == 1 or owner[f5] == 1
         share[scale] = got / 300
     assert share[1.0] > 0.97 and share[0.0] < 0.9, share
@@ -240,7 +241,7 @@ def test_local_answers_follow_the_weights():
             out.append((playout(new_rng(seed)), tuple(owner)))
         return out
     assert runs(lambda rng: hk.hex_playout_local(board.state, rng, work, owner, True, table, 0.0,
-                                                   hk.NO_FILL)) \
+                                                   NO_FILL)) \
         == runs(lambda rng: hk.hex_playout_bridge(board.state, rng, work, owner, True))
 
 
@@ -255,12 +256,12 @@ def test_the_playouts_start_with_the_filled_cells():
     column = [board.parse_move(f"a{r}") for r in range(1, 6)]
     fill[column] = 1
     for seed in range(50):
-        assert hk.hex_playout_local(board.state, new_rng(seed), work, owner, True, hk.NO_TABLE,
+        assert hk.hex_playout_local(board.state, new_rng(seed), work, owner, True, NO_TABLE,
                                     0.0, fill) == 0
         assert all(owner[c] == -1 for c in column)
         assert sorted(set(owner[c] for c in range(25) if c not in column)) in ([-1, 0, 1], [0, 1])
     fill[column] = 2                       # a White wall down column a blocks nothing of Black's
-    assert {int(hk.hex_playout_local(board.state, new_rng(s), work, owner, True, hk.NO_TABLE, 0.0,
+    assert {int(hk.hex_playout_local(board.state, new_rng(s), work, owner, True, NO_TABLE, 0.0,
                                      fill)) for s in range(200)} == {0, 1}
 
 
