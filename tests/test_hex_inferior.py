@@ -1,6 +1,6 @@
 """Dead cells and captured pairs (``solvers/hex/inferior.py``) keep the value of a position, and
-capture-dominated and vulnerable moves can be dropped, checked by plain minimax; and the
-solver's 5x5 opening map against an independent solver's."""
+capture-dominated, vulnerable and captured-reversible moves can be dropped, checked by plain
+minimax; and the solver's 5x5 opening map against an independent solver's."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from boardai.games.hex.board import HexBoard
 from boardai.solvers.hex.inferior import (EMPTY, _dead_ring, capture_dominated, fill, is_dead,
-                                        ring_table, vulnerable)
+                                        reversible, ring_table, vulnerable)
 from boardai.solvers.hex.solver import (UNKNOWN, WIN, _Solver, centre_rank, evaluate,
                                        solve_openings)
 from boardai.solvers.hex.vc import geometry, new_scratch
@@ -97,16 +97,21 @@ def test_five_by_five_openings_match_an_independent_solver():
     assert all(v in ("black", "white") for v in openings.values())
 
 
+def _mover_joined(board: HexBoard, black: int, white: int) -> bool:
+    """Do the stones of ``board``'s side to move (with the extra ones) join its two edges?"""
+    size = board.width
+    if int(board.turn) == 0:
+        edges, own = (set(range(size)), set(range(size * (size - 1), size * size))), black
+    else:
+        edges, own = (set(range(0, size * size, size)), set(range(size - 1, size * size, size))), white
+    return _joined(own, *edges, _nbrs(size))
+
+
 def _move_wins(board: HexBoard, black: int, white: int, c: int) -> bool:
     """Does the side to move of ``board`` plus the extra stones win by playing cell c?"""
     mover = int(board.turn)
     black, white = (black | 1 << c, white) if mover == 0 else (black, white | 1 << c)
-    size = board.width
-    if mover == 0:
-        edges, own = (set(range(size)), set(range(size * (size - 1), size * size))), black
-    else:
-        edges, own = (set(range(0, size * size, size)), set(range(size - 1, size * size, size))), white
-    if _joined(own, *edges, _nbrs(size)):
+    if _mover_joined(board, black, white):
         return True
     after = _rebuild(board, black, white)
     after.turn = 1 - mover
@@ -168,8 +173,9 @@ def _random_games(seed: int, count: int, low: int, high: int):
 
 
 def _vulnerable_cases(board: HexBoard, rank):
-    """(filled black, white, every empty cell, the vulnerable moves, their patterns, and the
-    moves the solver's node keeps: neither vulnerable nor capture-dominated among the rest)."""
+    """(filled black, white, every empty cell, the vulnerable moves, their patterns, the
+    captured-reversible moves among the rest, their patterns, and the moves the solver's node
+    keeps: neither of those nor capture-dominated among the rest)."""
     size = board.width
     ring = ring_table(size, size)
     nbr = geometry(size, size)[0]
@@ -177,26 +183,54 @@ def _vulnerable_cases(board: HexBoard, rank):
     empty = ~(int(black) | int(white)) & ((1 << size * size) - 1)
     weak, cells = vulnerable(black, white, int(board.turn), np.uint64(empty), ring, nbr,
                              size * size)
-    rest = empty & ~int(weak)
+    rev, rev_cells = reversible(black, white, int(board.turn), np.uint64(empty & ~int(weak)),
+                                ring, nbr, size * size)
+    rest = empty & ~int(weak) & ~int(rev)
     dropped, _ = capture_dominated(black, white, int(board.turn), np.uint64(rest),
                                    np.asarray(rank, dtype=np.int64), ring, nbr, size * size)
-    return int(black), int(white), empty, int(weak), int(cells), rest & ~int(dropped)
+    return (int(black), int(white), empty, int(weak), int(cells), int(rev), int(rev_cells),
+            rest & ~int(dropped))
 
 
 @settings(max_examples=80, deadline=None)
 @given(size=st.integers(3, 4), data=st.data())
 def test_dropping_vulnerable_moves_keeps_a_winning_move(size, data):
     """A winning move survives dropping every vulnerable move, and then the capture-dominated
-    ones among the rest (what ``solver.evaluate`` does)."""
+    ones among the rest."""
     board = random_board(data, size, most=size * size - 4)
     rank = data.draw(st.permutations(range(size * size)))
-    black, white, empty, weak, cells, kept = _vulnerable_cases(board, rank)
-    assert weak & ~empty == 0 and cells & weak == weak and kept & ~empty == 0
-    if weak or kept != empty:
+    black, white, empty, weak, cells, _, _, _ = _vulnerable_cases(board, rank)
+    assert weak & ~empty == 0 and cells & weak == weak
+    rest = empty & ~weak
+    ring, nbr = ring_table(size, size), geometry(size, size)[0]
+    dropped, _ = capture_dominated(np.uint64(black), np.uint64(white), int(board.turn),
+                                   np.uint64(rest), np.asarray(rank, dtype=np.int64), ring, nbr,
+                                   size * size)
+    kept = rest & ~int(dropped)
+    # (when the fill-in joins the mover's edges the solver answers WIN and drops nothing)
+    if (weak or kept != empty) and not _mover_joined(board, black, white):
         moves = [c for c in range(size * size) if empty >> c & 1]
         wins = {c: _move_wins(board, black, white, c) for c in moves}
         assert any(wins[c] for c in moves if kept >> c & 1) == any(wins.values())
-        assert any(wins[c] for c in moves if not weak >> c & 1) == any(wins.values())
+        assert any(wins[c] for c in moves if rest >> c & 1) == any(wins.values())
+
+
+@settings(max_examples=150, deadline=None)
+@given(size=st.integers(3, 4), data=st.data())
+def test_dropping_reversible_moves_too_keeps_a_winning_move(size, data):
+    """What ``solver.evaluate`` drops: the vulnerable and captured-reversible moves together,
+    then the capture-dominated ones among the rest; a winning move survives each step."""
+    board = random_board(data, size, most=size * size - 4)
+    rank = data.draw(st.permutations(range(size * size)))
+    black, white, empty, weak, _, rev, rev_cells, kept = _vulnerable_cases(board, rank)
+    assert rev & ~empty == 0 and rev & weak == 0 and rev_cells & rev == rev
+    assert kept & ~empty == 0
+    if rev and not _mover_joined(board, black, white):     # (else the solver answers WIN)
+        rest = empty & ~weak & ~rev
+        moves = [c for c in range(size * size) if empty >> c & 1]
+        wins = {c: _move_wins(board, black, white, c) for c in moves}
+        assert any(wins[c] for c in moves if rest >> c & 1) == any(wins.values())
+        assert any(wins[c] for c in moves if kept >> c & 1) == any(wins.values())
 
 
 @settings(max_examples=80, deadline=None)
@@ -233,6 +267,27 @@ def test_vulnerable_moves_are_found():
             ["a1", "a2", "b1", "c4", "d3", "d4"]
     rank = _Solver(4, 4).rank
     found = sum(_vulnerable_cases(board, rank)[3] != 0 for board in _random_games(11, 300, 3, 10))
+    assert found >= 10
+
+
+def test_captured_reversible_moves_are_found():
+    """On the empty 4x4 board Black's b1 is captured-reversible: White answers b2, which leaves
+    a2 and a3 a pair White has captured, and with White on the three b1 is dead (its empty
+    neighbours a1 and c1 are joined round it by Black's edge and by White's stones).  So is its
+    mirror c4; White's are a2 and d3.  The corners are vulnerable, so the rule leaves them out.
+    And the rule drops moves beyond the vulnerable ones on random 4x4 positions often enough for
+    the test above to test something."""
+    board = HexBoard(4)
+    ring, nbr = ring_table(4, 4), geometry(4, 4)[0]
+    for mover, expected in ((0, ["b1", "c4"]), (1, ["a2", "d3"])):
+        everything = np.uint64((1 << 16) - 1)
+        weak, _ = vulnerable(np.uint64(0), np.uint64(0), mover, everything, ring, nbr, 16)
+        rev, cells = reversible(np.uint64(0), np.uint64(0), mover, everything & ~np.uint64(weak),
+                                ring, nbr, 16)
+        assert sorted(board.move_name(c) for c in range(16) if int(rev) >> c & 1) == expected
+        assert int(cells) & int(rev) == int(rev)
+    rank = _Solver(4, 4).rank
+    found = sum(_vulnerable_cases(board, rank)[5] != 0 for board in _random_games(12, 300, 3, 10))
     assert found >= 10
 
 

@@ -275,3 +275,131 @@ def vulnerable(black_in, white_in, mover, moves_in, ring, nbr, n):
                 cells = b_or(cells, b_or(_ring_cells(ring, x, black), single(x, black)))
                 break
     return pruned, cells
+
+
+@njit(cache=True, nogil=True)
+def _dead_with(x, own, opp, extra, mover, ring, lab):
+    """Is cell x dead once the opponent of ``mover`` also owns the cells of ``extra``?"""
+    opp2 = b_or(opp, extra)
+    if mover == 0:
+        _ring_labels(ring, x, own, opp2, lab)
+    else:
+        _ring_labels(ring, x, opp2, own, lab)
+    return _dead_ring(lab)
+
+
+@njit(cache=True, nogil=True)
+def _captured_for(d, e, killer, own, opp, mover, ring, lab):
+    """Are empty neighbours d and e a pair captured by the opponent of ``mover`` (each dead once
+    it owns the other) in the position ``own`` / ``opp``?"""
+    black, white = (own, opp) if mover == 0 else (opp, own)
+    return _dead_if_owned(d, e, killer, black, white, ring, lab) and \
+        _dead_if_owned(e, d, killer, black, white, ring, lab)
+
+
+@njit(cache=True, nogil=True)
+def reversible(black_in, white_in, mover, moves_in, ring, nbr, n):
+    """The moves of ``moves`` (empty cells, for ``mover`` 0 Black / 1 White) that are
+    *captured-reversible*: after the move x, an opponent answer y (or none) leaves a pair of
+    empty cells d, e captured by the opponent, and x is dead once the opponent owns y, d and e.
+    Returns them and the cells the patterns read (the rings of x, d and e, and x, y, d, e).
+    ``vulnerable`` is the case with no pair; this rule finds the rest.
+
+    Dropping every such move together with the vulnerable and dead ones keeps a winning move
+    when there is one.  Call R(H) the cells x of a position H for which some answer y (or none)
+    and some set S the opponent may fill in (dead cells, its captured pairs, one after another)
+    in H + x + y leave x dead; the dead, vulnerable and captured-reversible cells are in R(H).
+    If x wins and is in R(H), the mover also wins H + x + y + S, which with x dead is H with
+    opponent stones on T = {x, y} | S (without an answer: H + T with the opponent to move, so
+    also with one more opponent stone, on any cell).  By induction on the empty cells, some
+    winning move z of H + T is not in R(H + T); z wins in H too, with fewer opponent stones.
+    And R only grows as opponent stones are added: a dead ring stays dead with more stones, a
+    fill step stays one (a captured pair with one cell taken leaves the other dead), and an
+    answer y already on the board is the case without one.  So z is not in R(H).
+    Sets are words or pairs (``bits.py``)."""
+    black, white, moves = as_set(black_in), as_set(white_in), as_set(moves_in)
+    empty = b_andnot(first_cells(n, black), b_or(black, white))
+    own = black if mover == 0 else white
+    opp = white if mover == 0 else black
+    killer = WHITE if mover == 0 else BLACK
+    lab = np.empty(6, dtype=np.int64)
+    around = np.empty(4, dtype=np.int64)
+    pruned = none_like(black)
+    cells = none_like(black)
+    for x in range(n):
+        if not has(moves, x):
+            continue
+        ex = count(b_and(at(nbr, x), empty))
+        if ex < 2 or ex > 4:
+            continue    # one empty neighbour: dead or vulnerable; a dead ring keeps two at most
+        k = 0
+        for j in range(6):
+            if ring[x, j] >= 0 and has(empty, ring[x, j]):
+                around[k] = ring[x, j]
+                k += 1
+        own_x = b_or(own, single(x, black))
+        found = False
+        # K: the empty neighbours the opponent's stones y, d, e must cover for x to die (two
+        # or three of them, and at most two empty neighbours left)
+        for mask in range(3, 1 << ex):
+            size = 0
+            kill = none_like(black)
+            for j in range(ex):
+                if mask >> j & 1:
+                    size += 1
+                    kill = b_or(kill, single(around[j], black))
+            if size > 3 or size < ex - 2 or size < 2:
+                continue
+            if not _dead_with(x, own, opp, kill, mover, ring, lab):
+                continue
+            a = b = c = -1
+            for j in range(ex):
+                if mask >> j & 1:
+                    if a < 0:
+                        a = around[j]
+                    elif b < 0:
+                        b = around[j]
+                    else:
+                        c = around[j]
+            if size == 3:
+                # one of the three is the answer, the other two the pair
+                for t in range(3):
+                    y, d, e = (a, b, c) if t == 0 else ((b, a, c) if t == 1 else (c, a, b))
+                    if has(at(nbr, d), e) and _captured_for(
+                            d, e, killer, own_x, b_or(opp, single(y, black)), mover, ring, lab):
+                        found = True
+                        break
+            else:
+                y, d, e = -1, a, b
+                if has(at(nbr, a), b):
+                    # the pair is K itself; the answer: none, or a cell beside the pair
+                    for j in range(-1, 12):
+                        if j >= 0:
+                            y = ring[a if j < 6 else b, j % 6]
+                            if y < 0 or y == x or y == a or y == b or not has(empty, y):
+                                continue
+                        opp_y = opp if j < 0 else b_or(opp, single(y, black))
+                        if _captured_for(a, b, killer, own_x, opp_y, mover, ring, lab):
+                            found = True
+                            break
+                if not found:
+                    # the answer is one cell of K, the pair the other and a cell beside it
+                    for t in range(12):
+                        y, d = (a, b) if t < 6 else (b, a)
+                        e = ring[d, t % 6]
+                        if e < 0 or e == x or e == y or not has(empty, e):
+                            continue
+                        if _captured_for(d, e, killer, own_x, b_or(opp, single(y, black)),
+                                         mover, ring, lab):
+                            found = True
+                            break
+            if found:
+                pruned = b_or(pruned, single(x, black))
+                read = b_or(b_or(_ring_cells(ring, x, black), _ring_cells(ring, d, black)),
+                            b_or(_ring_cells(ring, e, black), single(x, black)))
+                read = b_or(read, b_or(single(d, black), single(e, black)))
+                if y >= 0:
+                    read = b_or(read, single(y, black))
+                cells = b_or(cells, read)
+                break
+    return pruned, cells

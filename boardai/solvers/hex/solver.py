@@ -37,7 +37,8 @@ import numpy as np
 from numba import njit
 
 from boardai.solvers.hex import vc
-from boardai.solvers.hex.inferior import capture_dominated, fill, ring_table, vulnerable
+from boardai.solvers.hex.inferior import (capture_dominated, fill, reversible, ring_table,
+                                         vulnerable)
 from boardai.solvers.hex.bits import (
     MAX_CELLS, at, at3, b_and, b_andnot, b_not, b_or, from_words, has, is_empty, none_like, put,
     single, to_words, words_for,
@@ -144,7 +145,7 @@ def _justification(sc, ns, inter):
 
 
 @njit(cache=True, nogil=True)
-def evaluate(black, white, mover, nbr, edges, ring, rank, n, scr, inferior=True):
+def evaluate(black, white, mover, nbr, edges, ring, rank, n, scr, inferior=True, reversing=True):
     """(result, moves, cells) for the side to move.
 
     LOSS if the opponent has an edge-to-edge full VC (or no cell is left to stop its semis, or
@@ -182,12 +183,19 @@ def evaluate(black, white, mover, nbr, edges, ring, rank, n, scr, inferior=True)
     just = b_or(_justification(sc, ns, inter), filled)
     if inferior:
         # vulnerable moves first: the dominating moves of capture domination must be kept ones
+        # vulnerable and captured-reversible moves first (one rule: dropped together, they
+        # leave a winning move), then capture domination, whose dominating moves are kept ones
         weak, pattern = vulnerable(black, white, mover, inter, ring, nbr, n)
         if not is_empty(weak):
             inter = b_andnot(inter, weak)
             just = b_or(just, pattern)
-            if is_empty(inter):          # a win would need a move neither outside nor vulnerable
-                return LOSS, inter, just
+        if reversing:
+            weak, pattern = reversible(black, white, mover, inter, ring, nbr, n)
+            if not is_empty(weak):
+                inter = b_andnot(inter, weak)
+                just = b_or(just, pattern)
+        if is_empty(inter):              # a win would need a move neither outside nor dropped
+            return LOSS, inter, just
         dominated, pattern = capture_dominated(black, white, mover, inter, rank, ring, nbr, n)
         if not is_empty(dominated):
             inter = b_andnot(inter, dominated)
