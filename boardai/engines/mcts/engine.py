@@ -164,6 +164,9 @@ class MctsEngine(Engine):
         Option("inferior", parse_bool, True, "with mustplay: fill in dead cells and captured "
                "pairs before the H-search, and drop them and capture-dominated moves from the "
                "children (as the exact solver does)"),
+        Option("reversible", parse_bool, True, "with mustplay and inferior: also drop the "
+               "captured-reversible moves (an opponent answer leaves a pair it has captured, "
+               "and the move's cell dead), as the exact solver does"),
         Option("fill", parse_bool, False, "with mustplay and inferior: the playouts start with "
                "the dead cells and captured pairs the tree knowledge found at the deepest node "
                "of their path (where the tree's moves left them empty), as MoHex fills them in "
@@ -498,7 +501,8 @@ class MctsEngine(Engine):
         player = self._solver_player(board)
         if not hasattr(player, "knowledge"):
             return None
-        return player.knowledge(board, inferior=bool(self.opts.get("inferior", True)))
+        return player.knowledge(board, inferior=bool(self.opts.get("inferior", True)),
+                                reversible=bool(self.opts.get("reversible", True)))
 
     def _prove(self, tree: _Tree, node: int, board: Board, answer) -> None:
         """Write a ``knowledge`` answer for ``node`` (whose position is ``board``) into the

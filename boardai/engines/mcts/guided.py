@@ -68,7 +68,7 @@ class GuidedMcts(MctsEngine):
     options = tuple(o for o in MctsEngine.options
                     # the tree knowledge (mustplay, inferior) runs in the plain tree only
                     if o.name not in ("c", "rave", "rave_bias", "expand", "threads", "mustplay",
-                                      "inferior")) + (
+                                      "inferior", "reversible")) + (
         Option("c_puct", float, 1.5, "PUCT exploration constant", min=0, max=100),
         Option("fpu", float, 0.25, "first-play urgency: an unvisited move's value is its "
                "parent's minus this", min=0, max=1),

@@ -109,13 +109,15 @@ class Player:
         return out
 
     @staticmethod
-    def knowledge(board, inferior: bool = True) -> tuple[int, set[int]] | None:
+    def knowledge(board, inferior: bool = True,
+                  reversible: bool = True) -> tuple[int, set[int]] | None:
         """What the solver's node evaluation (``solver.evaluate``) knows of ``board`` without
         searching: (LOSS, set()) if the opponent has a virtual win, (WIN, set()) if filling in
         the inferior cells completes the mover's chain, else (UNKNOWN, the moves worth trying):
-        the mustplay, less the cells filled in as dead or captured, the vulnerable moves and
-        the capture-dominated ones (``inferior=False``: the mustplay alone, or every empty
-        cell).  A move left out is lost or no better than one kept.  None on boards of more
+        the mustplay, less the cells filled in as dead or captured, the vulnerable and
+        captured-reversible moves and the capture-dominated ones (``inferior=False``: the
+        mustplay alone, or every empty cell; ``reversible=False``: the captured-reversible
+        moves kept).  A move left out is lost or no better than one kept.  None on boards of more
         than 128 cells, and while the swap is a legal move (the evaluation knows only
         stones)."""
         position = _position(board)
@@ -123,7 +125,7 @@ class Player:
             return None
         (words, nbr, edges, ring, rank, scratch), n, black, white = position
         result, moves, _ = evaluate(black, white, int(board.turn), nbr, edges, ring, rank, n,
-                                    scratch, inferior)
+                                    scratch, inferior, reversible)
         value = from_words(moves)
         return int(result), {c for c in range(n) if value >> c & 1}
 
