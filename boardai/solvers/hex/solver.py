@@ -2,22 +2,24 @@
 most 128 cells (11x11 has 121).
 
 A position is two bitboards of Black's and White's stones, each one ``uint64`` up to 64 cells
-(8x8) and a pair of them up to 128 (``bits.py``: numba compiles the search once for each kind, so
-the small boards keep their one-word speed).  At each new node the solver first fills in
+(8x8) and a pair of them up to 128 (``bits.py``: numba compiles the search once for each kind,
+so the small boards keep their one-word speed).  At each new node the solver first fills in
 dead cells and captured pairs (``inferior.py``: same value, fewer moves, and H-search sees the
-extra stones), then asks H-search (``vc.hsearch``) about the opponent: the side to move loses if
-the opponent has a full VC between its edges, and otherwise may only play inside the
+extra stones), then asks H-search (``vc.hsearch``) about the opponent: the side to move loses
+if the opponent has a full VC between its edges, and otherwise may only play inside the
 *mustplay*, the intersection of the opponent's edge-to-edge semi carriers (a move outside one
 lets the opponent play its key and connect).  The must-block of an immediate threat is the
 simplest case.  Vulnerable moves (an opponent stone beside them would leave them dead,
-``inferior.vulnerable``) leave the mustplay, and then the moves another kept one dominates
-(its stone leaves the cell dead or captured, ``inferior.capture_dominated``: every edge-row
-move on an empty board).  The DFPN (Nagai; negamax form, the 1+ε trick of Pawlewicz & Lew for
-child thresholds) keeps proof/disproof numbers and the mustplay of each node in a
-transposition table keyed by Zobrist hash; a position and its 180° rotation share an entry.  A
-child's first visit leaves it a disproof number equal to its mustplay size, so the parent
-prefers the moves that leave the opponent the fewest answers.  The search runs in jitted slices
-of a node budget, the clock read between them.
+``inferior.vulnerable``) and captured-reversible ones (an opponent answer leaves a pair it has
+captured and the cell dead, ``inferior.reversible``) leave the mustplay, and then the moves
+another kept one dominates (its stone leaves the cell dead or captured,
+``inferior.capture_dominated``: every edge-row move on an empty board).  The DFPN (Nagai;
+negamax form, the 1+ε trick of Pawlewicz & Lew for child thresholds) keeps proof/disproof
+numbers and the mustplay of each node in a transposition table keyed by Zobrist hash; a
+position and its 180° rotation share an entry.  A child's first visit leaves it a disproof
+number equal to its mustplay size, so the parent prefers the moves that leave the opponent the
+fewest answers.  The search runs in jitted slices of a node budget, the clock read between
+them.
 
 Public face: ``solve(board, time_limit)`` -> ``HexSolveResult``; ``engine_move(board, seconds)``
 (the ``solver`` engine's Hex half); ``solve_openings(size)`` (``boardai solve hex
@@ -149,14 +151,16 @@ def evaluate(black, white, mover, nbr, edges, ring, rank, n, scr, inferior=True,
     """(result, moves, cells) for the side to move.
 
     LOSS if the opponent has an edge-to-edge full VC (or no cell is left to stop its semis, or
-    only vulnerable ones), WIN if the mover is connected, else UNKNOWN with the cells it must
-    choose from.  ``cells`` is the proof set of a decided node (the VC's carrier) and otherwise
-    what justifies the move list (the opponent's semi carriers); both include the cells filled
-    in.  Dead cells and captured pairs are filled in first (``inferior.py``): the value is the
-    same, H-search sees more, and the filled cells are never moves; vulnerable and
-    capture-dominated moves are dropped (with the cells their patterns read).
-    ``inferior=False`` skips all three (H-search alone: the MCTS knowledge's ablation).  Sets are
-    words or pairs (``bits.py``): the solver's boards and the MCTS knowledge's up to 11x11.
+    only vulnerable and captured-reversible ones), WIN if the mover is connected, else UNKNOWN
+    with the cells it must choose from.  ``cells`` is the proof set of a decided node (the VC's
+    carrier) and otherwise what justifies the move list (the opponent's semi carriers); both
+    include the cells filled in.  Dead cells and captured pairs are filled in first
+    (``inferior.py``): the value is the same, H-search sees more, and the filled cells are
+    never moves; vulnerable, captured-reversible and capture-dominated moves are dropped (with
+    the cells their patterns read).  ``inferior=False`` skips all of it (H-search alone: the
+    MCTS knowledge's ablation), ``reversing=False`` keeps the captured-reversible moves
+    (``mcts:reversible=0``).  Sets are words or pairs (``bits.py``): the solver's boards and
+    the MCTS knowledge's up to 11x11.
     """
     fc, nf, sc, ns, pmask, pcell, pnb, near, dirty = scr
     nothing = none_like(black)
@@ -182,7 +186,6 @@ def evaluate(black, white, mover, nbr, edges, ring, rank, n, scr, inferior=True,
         return LOSS, inter, b_or(_justification(sc, ns, inter), filled)
     just = b_or(_justification(sc, ns, inter), filled)
     if inferior:
-        # vulnerable moves first: the dominating moves of capture domination must be kept ones
         # vulnerable and captured-reversible moves first (one rule: dropped together, they
         # leave a winning move), then capture domination, whose dominating moves are kept ones
         weak, pattern = vulnerable(black, white, mover, inter, ring, nbr, n)
