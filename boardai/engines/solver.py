@@ -109,12 +109,16 @@ class SolverEngine(Engine):
         return self._fallback(board, seconds, clock, f"{what}; alphabeta did not reach the "
                               f"end in {budget:g} s")
 
-    def _fallback(self, board: Board, seconds: float, clock: Stopwatch, reason: str) -> PlayResult:
-        """``mcts``'s move in the time left, marked as not exact."""
+    def _fallback_engine(self) -> MctsEngine:
+        """The ``mcts`` a move falls back on, made at first use."""
         if self._mcts is None:
             self._mcts = MctsEngine(seed=self.opts.get("seed"))
+        return self._mcts
+
+    def _fallback(self, board: Board, seconds: float, clock: Stopwatch, reason: str) -> PlayResult:
+        """``mcts``'s move in the time left, marked as not exact."""
         left = max(0.05, seconds - clock())
-        result = self._mcts.play(board, Limit(time=left))
+        result = self._fallback_engine().play(board, Limit(time=left))
         result.info = {**result.info, "exact": False, "fallback": f"mcts ({reason})"}
         result.time_s = clock()
         return result
@@ -125,9 +129,7 @@ class SolverEngine(Engine):
         player = self._player(board)
         if player is not None and player.supports(board) and hasattr(player, "load"):
             player.load(board)
-        if self._mcts is None:
-            self._mcts = MctsEngine(seed=self.opts.get("seed"))
-        self._mcts.warm_up(board)
+        self._fallback_engine().warm_up(board)
 
     def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
         if board.is_game_over():

@@ -344,23 +344,17 @@ def reversible(black_in, white_in, mover, moves_in, ring, nbr, n):
         for mask in range(3, 1 << ex):
             size = 0
             kill = none_like(black)
+            a = b = c = -1
             for j in range(ex):
                 if mask >> j & 1:
                     size += 1
                     kill = b_or(kill, single(around[j], black))
+                    a, b, c = (around[j], b, c) if a < 0 else (
+                        (a, around[j], c) if b < 0 else (a, b, around[j]))
             if size > 3 or size < ex - 2 or size < 2:
                 continue
             if not _dead_with(x, own, opp, kill, mover, ring, lab):
                 continue
-            a = b = c = -1
-            for j in range(ex):
-                if mask >> j & 1:
-                    if a < 0:
-                        a = around[j]
-                    elif b < 0:
-                        b = around[j]
-                    else:
-                        c = around[j]
             if size == 3:
                 # one of the three is the answer, the other two the pair
                 for t in range(3):
