@@ -1,7 +1,10 @@
 """Test helper: small C++ strategies with the course's interface, compiled with g++ on demand.
 
 ``build(folder, *names)`` compiles the named strategies into ``folder`` (in parallel) and returns
-their paths; without ``g++`` the calling test is skipped.  Every strategy is deterministic.
+their paths; without ``g++`` the calling test is skipped.  ``build_unlinked(folder)`` builds one
+the way the course builds its own test strategies: ``gcc -shared -fPIC`` on C++ that uses
+``std::cout``, so the object is not linked to the C++ runtime (the loader must provide it).  Every
+strategy is deterministic.
 """
 
 from __future__ import annotations
@@ -105,3 +108,31 @@ def build(folder: Path, *names: str, dump: Path | None = None, slow_ms: int = 10
         out[name] = folder / f"{name}.so"
         os.replace(folder / f"{name}.tmp.so", out[name])
     return out
+
+
+UNLINKED = r"""
+#include <iostream>
+struct Point { int x; int y; Point(int x, int y): x(x), y(y) {} };
+extern "C" Point* getPoint(const int M, const int N, const int* top, const int* board,
+                           const int lastX, const int lastY, const int noX, const int noY) {
+    std::cout << "column search" << std::endl;
+    for (int y = 0; y < N; y++) if (top[y] > 0) return new Point(top[y] - 1, y);
+    return 0;
+}
+extern "C" void clearPoint(Point* p) { delete p; }
+"""
+
+
+def build_unlinked(folder: Path) -> Path:
+    """``gcc -shared -fPIC`` (not g++: no libstdc++ linked) on a leftmost-column strategy that
+    includes <iostream> and writes to std::cout; the path of the object."""
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("gcc is missing: this test builds a strategy the way the course builds its own")
+    folder.mkdir(parents=True, exist_ok=True)
+    src, lib = folder / "unlinked.cpp", folder / "unlinked.so"
+    src.write_text(UNLINKED)
+    proc = subprocess.run([gcc, "-shared", "-fPIC", "-O1", "-o", str(lib), str(src)],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    assert proc.returncode == 0, f"gcc failed:\n{proc.stdout}"
+    return lib

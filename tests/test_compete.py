@@ -24,7 +24,7 @@ from boardai.arena.store import SCHEMA_VERSION, Store, StoredGame
 from boardai.cli import main
 from boardai.games import Connect4Board
 from boardai.games.connect4 import course
-from course_strategies import build
+from course_strategies import build, build_unlinked
 
 LINE = re.compile(r"^(\d)\t(\d+\.\d{3})\t(\d+\.\d{3})$")
 
@@ -92,6 +92,24 @@ def test_a_strategy_against_random(libs, tmp_path):
     codes = [c for pair in rounds for c in pair]
     a, b, d = ratios(codes)
     assert tail == [f"A wins: {a:.3f}", f"B wins: {b:.3f}", f"draws: {d:.3f}"]
+
+
+def test_a_strategy_built_like_the_courses_own_plays_a_round(tmp_path):
+    """The course's test strategies are not linked to the C++ runtime: alone they do not load
+    (checked in a bare interpreter); the strategy's child process provides the runtime first."""
+    lib = build_unlinked(tmp_path / "lib")
+    bare = subprocess.run([sys.executable, "-I", "-S", "-c",
+                           "import ctypes, sys; ctypes.CDLL(sys.argv[1])", str(lib)],
+                          capture_output=True, text=True, timeout=60)
+    assert bare.returncode != 0 and "undefined symbol" in bare.stderr, bare.stderr
+    res, out = compete(tmp_path, f"strategy:{lib}", "random", 1, "--seed", "1",
+                       "--move-time", "0.5", "--quiet")
+    assert res.exit_code == 0, res.output
+    rounds, tail = parse(out.read_text())
+    assert len(rounds) == 1 and all(c in (0, 1, 2) for c in rounds[0]), rounds
+    with Store(tmp_path / "c.sqlite") as db:
+        games = db.games()
+    assert len(games) == 2 and all(g.moves for g in games)
 
 
 @pytest.mark.parametrize("a, b, codes", [

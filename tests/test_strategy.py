@@ -69,6 +69,15 @@ def test_a_file_that_is_no_library_is_a_clear_error(tmp_path):
         make_engine(f"strategy:{junk}")
 
 
+def test_the_child_loads_the_cxx_runtime_and_says_why_when_it_cannot(monkeypatch):
+    from ctypes import util
+    from boardai.engines import strategy_child
+    assert strategy_child.load_cxx_runtime() == ""          # this machine has libstdc++
+    monkeypatch.setattr(strategy_child, "CXX_RUNTIME", "libno-such-runtime.so.0")
+    monkeypatch.setattr(util, "find_library", lambda name: None)
+    assert "libno-such-runtime.so.0" in strategy_child.load_cxx_runtime()
+
+
 def test_a_library_without_the_interface_is_refused(libs):
     with pytest.raises(StrategyLoadError, match=r'does not export getPoint: .*extern "C"'):
         engine(libs["mangled"])

@@ -1,4 +1,4 @@
-"""``boardai compete``: seed 002's course referee (Connect Four, drawn boards, a no-go cell)."""
+"""``boardai compete``: the Tsinghua course's Connect Four referee (drawn boards, a no-go cell)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,9 @@ DEFAULT_MOVE_TIME = 3.0     # the course's seconds per move
               show_default=True, metavar="SECONDS",
               help="Time per move: every engine is told SECONDS less 5 % (at most 0.1 s less) as "
                    "its time limit, so that no move passes SECONDS (a spec's own time= stays); "
-                   "a move that takes more than SECONDS + 0.1 s loses on time.")
+                   "a move that takes more than SECONDS + 0.1 s loses on time, and a course "
+                   "strategy (it cannot be told a time) one that takes more than its limit + "
+                   "0.1 s (3.0 s at the default).")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), metavar="N",
               help="Seed of the board draws and the engines' seeds (default: drawn at random "
                    "and printed; give it again to resume).")

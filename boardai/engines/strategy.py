@@ -1,5 +1,5 @@
-"""``strategy:PATH``: a strategy of seed 002's course (a shared library exporting ``getPoint`` and
-``clearPoint``) as one of our engines, run in a child process.
+"""``strategy:PATH``: a strategy for the Tsinghua course's gravity Connect Four (a shared library
+exporting ``getPoint`` and ``clearPoint``) as one of our engines, run in a child process.
 
 The course's C interface::
 
@@ -9,10 +9,10 @@ The course's C interface::
     extern "C" void clearPoint(Point* p);
 
 (coordinates and arrays: ``boardai.games.connect4.course``).  The library is loaded with ctypes
-in a child process (``strategy_child.py``, run by path with the standard library only), one per
-engine, started when the engine is built: a library that cannot be loaded or lacks one of the
-two functions is refused then, with a message saying which (``StrategyLoadError``, a
-ValueError).  Every move sends the whole position (the course calls its strategies per move with
+in a child process (``strategy_child.py``, run by path with the standard library only; it first
+loads the C++ runtime globally, as the course's referee host does), one per engine, started
+when the engine is built: a library that cannot be loaded or lacks one of the two functions is
+refused then, with a message saying which (``StrategyLoadError``, a ValueError).  Every move sends the whole position (the course calls its strategies per move with
 the full board) and waits for the answer:
 
 * the child dies (a segfault, ``abort``, ``exit``): ``StrategyCrash`` (an ``EngineError``, a

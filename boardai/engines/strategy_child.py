@@ -2,7 +2,12 @@
 and answers ``getPoint`` calls over two pipes.
 
 Run as a script by path (``python -I -S strategy_child.py LIBRARY``), so it imports nothing but
-the standard library (no numba, no boardai): it starts in a few tens of milliseconds.  The
+the standard library (no numba, no boardai): it starts in a few tens of milliseconds.  Before
+the library it loads the C++ runtime (``libstdc++``) with ``RTLD_GLOBAL``, as the course's
+referee host does: the course's own strategy objects are built without linking the runtime
+(``gcc -shared``), so on their own they fail with ``undefined symbol: _ZNSt8ios_base4InitD1Ev``
+or the like.  Without a C++ runtime on the machine, objects that link it themselves still load,
+and a failure to load says the runtime was missing.  The
 parent's pipes are stdin/stdout at start; they are moved to fresh descriptors at once and
 stdin/stdout pointed at /dev/null and stderr, so whatever the strategy prints (``printf``,
 ``cout``) goes to stderr and never into the protocol.
@@ -62,6 +67,28 @@ def _watch_parent(parent):
             os._exit(3)
 
 
+CXX_RUNTIME = "libstdc++.so.6"
+
+
+def load_cxx_runtime():
+    """Load the C++ runtime with RTLD_GLOBAL, so that a strategy object not linked to it finds
+    its symbols; '' when loaded, else why not (the caller goes on without it)."""
+    try:
+        ctypes.CDLL(CXX_RUNTIME, mode=ctypes.RTLD_GLOBAL)
+        return ""
+    except OSError as exc:
+        first = str(exc)
+    from ctypes import util         # runs ldconfig: only when the usual name fails
+    name = util.find_library("stdc++")
+    if name:
+        try:
+            ctypes.CDLL(name, mode=ctypes.RTLD_GLOBAL)
+            return ""
+        except OSError as exc:
+            return str(exc)
+    return first
+
+
 def main():
     rfd, wfd = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -75,10 +102,14 @@ def main():
         _write_all(wfd, HELLO.pack(status, len(data)) + data)
 
     path = sys.argv[1]
+    runtime_missing = load_cxx_runtime()
     try:
         lib = ctypes.CDLL(path)
     except OSError as exc:
-        hello(1, str(exc))
+        text = str(exc)
+        if runtime_missing:
+            text += f" (the C++ runtime could not be loaded first: {runtime_missing})"
+        hello(1, text)
         return
     try:
         get_point = lib.getPoint
