@@ -41,7 +41,7 @@ def serve(host, port, open_browser, store, store_dir, allow_programs) -> None:
 
         from boardai.ui.web.app import create_app
     except ImportError as exc:
-        raise Fail(f"the web page needs the 'web' extra: pip install 'boardai[web]' ({exc})") \
+        raise Fail(f"the web page needs the serve extra: pip install 'boardai[serve]' ({exc})") \
             from None
     if host not in LOCAL_HOSTS:
         click.echo(f"warning: listening on {host}: other machines can reach this server and its "
