@@ -202,14 +202,19 @@ CORPUS = [
     b"boardsize 99999999999999999999", b"play b 4", b"1 2 3", b"\x00\x01play b a1\x02",
     b"play b " + b"a" * 300, b"# comment \xff", b"\t\t", b"=", b"?", b"12", b"7 name # \xff",
     b"list_commands", b"known_command boardai-analyse",
+    # only the space and the tab separate: Unicode spaces are characters of a token
+    "quit \u00a0".encode(), "boardsize\u30005".encode(), "name\u2003".encode(),
+    "play\u00a0b c3".encode(), "boardsize ٣".encode(), "boardsize ١٠".encode(),
+    "undo\u2009".encode(), "\u3000quit".encode(), "genmove\u205fb".encode(), b"boardsize\t5",
 ]
+SPACES = [" ", " ", " ", "\t", "\u00a0", "\u2003", "\u3000", "\u2009", "\u205f", "\u1680", "\u180e"]
 COMMANDS = ["protocol_version", "name", "version", "list_commands", "known_command", "boardsize",
             "clear_board", "game", "play", "genmove", "undo", "showboard", "final_score",
             "time_settings", "time_left", "param_game", "hexgui-analyze_commands",
             "boardai-analyse", "PLAY", "GenMove"]
 ARGS = ["b", "w", "black", "white", "B", "c3", "a1", "e5", "z9", "4", "1", "0", "-1", "7", "5", "3",
         "swap-pieces", "swap", "allow_swap", *sorted(all_games()), "inf", "nan", "1e400", "0.5",
-        "10", "١", "é", "\u2028", "\ufffd", "x" * 40]
+        "10", "١", "é", "\u2028", "\ufffd", "x" * 40, "٣", "١٠", "७", "５", "\u00a0", "\u3000"]
 
 
 class BudgetProbe(RandomEngine):
@@ -258,7 +263,13 @@ def command_text(raw: bytes) -> str:
     """What GTP preprocessing leaves of a line (the oracle of framing): the part before ``#``,
     without control characters and blanks.  Bad bytes count as characters."""
     head = raw.split(b"#", 1)[0].decode("utf-8", "replace").replace("\t", " ")
-    return "".join(ch for ch in head if ch >= " " and ch != "\x7f").strip()
+    return "".join(ch for ch in head if ch >= " " and ch != "\x7f").strip(" ")
+
+
+def tokens_of(text: str) -> list[str]:
+    """The GTP tokens of a cleaned line: only the space separates (a tab is a space by then);
+    Unicode spaces are characters of a token."""
+    return [token for token in text.split(" ") if token]
 
 
 def is_quit(raw: bytes) -> bool:
@@ -267,7 +278,7 @@ def is_quit(raw: bytes) -> bool:
         raw.split(b"#", 1)[0].decode("utf-8")
     except UnicodeDecodeError:
         return False
-    tokens = command_text(raw).split()
+    tokens = tokens_of(command_text(raw))
     if tokens and tokens[0].isascii() and tokens[0].isdigit():
         tokens = tokens[1:]
     return [t.lower() for t in tokens] == ["quit"]
@@ -300,7 +311,7 @@ def check_answer(raw: bytes, answer: str | None) -> None:
         _fail("framing", raw, f"not '=' or '?' ending in a blank line: {answer!r}")
     if "\n\n" in answer[:-2]:
         _fail("framing", raw, f"a blank line inside the answer: {answer!r}")
-    first = text.split()[0]
+    first = tokens_of(text)[0]
     if first.isascii() and first.isdigit() and not answer[1:].startswith(first):
         _fail("framing", raw, f"the id {first} not echoed: {answer!r}")
     if answer.startswith("?") and "internal error" in answer.split("\n", 1)[0]:
@@ -352,6 +363,8 @@ def random_line(rng: random.Random) -> bytes:
         words = [rng.choice(COMMANDS)] + [rng.choice(ARGS) for _ in range(rng.randint(0, 4))]
         if rng.random() < 0.2:
             words.insert(0, str(rng.randint(0, 999)))
+        if rng.random() < 0.25:         # a Unicode space (or a tab) between some of the words
+            return "".join(w + rng.choice(SPACES) for w in words).rstrip(" ").encode()
         return " ".join(words).encode()
     return one_line(bytes(rng.randrange(256) for _ in range(rng.randint(0, 30))))
 

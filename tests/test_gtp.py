@@ -476,3 +476,35 @@ def test_an_overlong_line_is_refused_and_the_server_goes_on(tail):
     assert answers[1].startswith("? line too long") and str(MAX_LINE // 1024) in answers[1]
     assert answers[2] == "=2" and answers[3] == "=3 boardai"
     assert server.board.width == 7
+
+
+# --- separators: the space and the tab only
+def test_unicode_spaces_do_not_separate():
+    """``quit \\u00a0`` is quit with one argument (refused), not quit; ``boardsize\\u30005`` is one
+    unknown command; a tab separates like a space."""
+    server = hex_server()
+    answer = server.handle("quit \u00a0".encode())
+    assert answer.startswith("? ") and not server.done
+    assert server.handle("boardsize\u30005") == "? unknown command: boardsize\\u30005\n\n"
+    assert server.board.width == 5
+    assert server.handle("play\u00a0b c3").startswith("? unknown command")
+    assert server.handle("name\u2003").startswith("? unknown command")
+    assert server.board.move_stack == []
+    assert server.handle("boardsize\t7") == "=\n\n" and server.board.width == 7
+    assert parse_command("\u3000quit").name == "\u3000quit"
+    assert parse_command("1\tplay  b\tc3").args == ["b", "c3"]
+
+
+def test_quit_with_a_unicode_space_keeps_the_process_serving():
+    out = io.BytesIO()
+    hex_server().serve(io.BytesIO(b"quit \xc2\xa0\nname\n"), out)
+    answers = out.getvalue().decode("utf-8").split("\n\n")[:-1]
+    assert answers[0].startswith("? ") and answers[1] == "= boardai"
+
+
+@pytest.mark.parametrize("line", ["boardsize \u0663", "boardsize \u0661\u0660", "boardsize \uff15",
+                                  "time_left b \u0661 0", "play b c\u0663"])
+def test_other_script_digits_are_refused(line):
+    server = hex_server()
+    assert server.handle(line).startswith("? ")
+    assert server.board.width == 5 and server.board.move_stack == []

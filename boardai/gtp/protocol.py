@@ -45,10 +45,18 @@ class Command:
 
 
 def clean_line(line: str) -> str:
-    """GTP preprocessing: drop comments and control characters, tabs become spaces."""
+    """GTP preprocessing: drop comments and control characters, tabs become spaces.  Only the
+    space and the tab separate: a no-break space (U+00A0) or an ideographic space (U+3000) is a
+    character of the token it stands in."""
     line = line.split("#", 1)[0]
     line = line.replace("\t", " ")
-    return "".join(ch for ch in line if ch >= " " and ch != "\x7f").strip()
+    return "".join(ch for ch in line if ch >= " " and ch != "\x7f").strip(" ")
+
+
+def split_tokens(text: str) -> list[str]:
+    """The tokens of a cleaned line: split on spaces only (``str.split()`` would also split on
+    Unicode spaces, which GTP does not know)."""
+    return [token for token in text.split(" ") if token]
 
 
 def is_id(token: str) -> bool:
@@ -61,7 +69,7 @@ def parse_command(line: str) -> Command | None:
     text = clean_line(line)
     if not text:
         return None
-    parts = text.split()
+    parts = split_tokens(text)
     cid = None
     if is_id(parts[0]):
         cid = parts.pop(0)
