@@ -20,10 +20,12 @@ import numbers
 import threading
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from boardai._version import __version__
-from boardai.games.base import Board
+
+if TYPE_CHECKING:                      # annotations only: the engines protocol loads no game
+    from boardai.games.base import Board
 
 
 class EngineError(Exception):
@@ -202,9 +204,42 @@ class Limit:
                            (defaults.time, defaults.sims, defaults.nodes, defaults.depth))))
 
 
+def plain(value: Any) -> Any:
+    """``value`` with numpy scalars made Python numbers (``np.float64(0.53)`` -> ``0.53``), inside
+    dicts and lists too (changed in place, so references to them stay good) and tuples."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind.__module__ == "numpy" and getattr(value, "ndim", None) == 0:
+        return value.item()
+    if kind is dict:
+        for key, item in value.items():
+            new = plain(item)
+            if new is not item:
+                value[key] = new
+    elif kind is list:
+        for i, item in enumerate(value):
+            new = plain(item)
+            if new is not item:
+                value[i] = new
+    elif kind is tuple:
+        return tuple(plain(item) for item in value)
+    return value
+
+
+_PLAIN = frozenset((int, float, str, bool, type(None)))
+
+
+class _PlainFields:
+    """Dataclass mix-in: every field set (at construction or later) holds Python values."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, plain(value))
+
+
 @dataclass
-class MoveInfo:
-    """What an engine knows about one candidate move."""
+class MoveInfo(_PlainFields):
+    """What an engine knows about one candidate move (Python numbers, never numpy scalars)."""
 
     move: int
     name: str
@@ -215,8 +250,9 @@ class MoveInfo:
 
 
 @dataclass
-class PlayResult:
-    """An engine's answer: the move plus what it learned on the way."""
+class PlayResult(_PlainFields):
+    """An engine's answer: the move plus what it learned on the way.  Fields hold Python values:
+    numpy scalars given to it (also inside ``info`` and ``moves``) become ints and floats."""
 
     move: int
     name: str
@@ -230,7 +266,7 @@ class PlayResult:
     info: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
+        d = plain(asdict(self))
         d["move"] = self.name
         d["move_index"] = self.move
         del d["name"]
