@@ -561,8 +561,9 @@ _VALID: dict[str, list[str]] = {}
 
 
 def valid_records() -> dict[str, list[str]]:
-    """The seeds of the mutations by game: the hand-written records and random ones of every
-    game on a few sizes (its default, smaller, non-square; with the swap rule where it has it)."""
+    """The records the mutations start from, by game: the hand-written records and random ones
+    of every game on a few sizes (its default, smaller, non-square; with the swap rule where it
+    has it)."""
     if _VALID:
         return _VALID
     for text in VALID_TEXTS:

@@ -134,12 +134,12 @@ def bench_solver_cmd(classes, limit, tt_bits, as_json) -> None:
         click.echo(json.dumps({"rows": rows, "load1": load}))
 
 
-SEED002_MCTS = "mcts:c=0.8,rave=0,checks=0,tactics=0,expand=1"   # seed 002's plain UCT, our kernel
+UCT_MCTS = "mcts:c=0.8,rave=0,checks=0,tactics=0,expand=1"   # plain UCT (c=0.8), our kernel
 COURSE_BOARD = (12, 12, ((4, 2),))                                 # 12x12, no-go cell 5:3
 
 
 def bench_course(seconds: float = 2.0, seed: int = 0) -> dict:
-    """Seed 002's course board (12x12, one no-go cell): our playouts and ``mcts`` against the
+    """A course board (12x12, one no-go cell): our playouts and ``mcts`` against the
     plain array-board playout and UCT of ``games/connect4/plain.py``, in the same run, and the
     same figures on 7x6 for comparison."""
     from boardai.bench import bench_playouts, calibrate_chunk, mcts_sims_per_second
@@ -161,10 +161,10 @@ def bench_course(seconds: float = 2.0, seed: int = 0) -> dict:
     out["playout_ratio"] = out["playouts_per_s"] / out["plain_playouts_per_s"]
     sims, took = plain.plain_uct(w, h, blocked, seconds)
     out["plain_uct_sims_per_s"] = sims / took
-    out["seed002_mcts_sims_per_s"] = mcts_sims_per_second(SEED002_MCTS, "connect4", w, h,
-                                                          seconds, blocked)
+    out["uct_mcts_sims_per_s"] = mcts_sims_per_second(UCT_MCTS, "connect4", w, h, seconds,
+                                                      blocked)
     out["mcts_sims_per_s"] = mcts_sims_per_second("mcts", "connect4", w, h, seconds, blocked)
-    out["seed002_mcts_ratio"] = out["seed002_mcts_sims_per_s"] / out["plain_uct_sims_per_s"]
+    out["uct_mcts_ratio"] = out["uct_mcts_sims_per_s"] / out["plain_uct_sims_per_s"]
     out["mcts_ratio"] = out["mcts_sims_per_s"] / out["plain_uct_sims_per_s"]
     out["c4_7x6_playouts_per_s"] = bench_playouts("connect4", 7, 6, seconds, 1, seed)["playouts_per_s"]
     out["c4_7x6_mcts_sims_per_s"] = mcts_sims_per_second("mcts", "connect4", 7, 6, seconds)
@@ -173,11 +173,11 @@ def bench_course(seconds: float = 2.0, seed: int = 0) -> dict:
 
 def format_course(r: dict) -> str:
     return "\n".join([
-        f"seed 002's course board {r['board']}, no-go cell {r['blocked'][0]}, {r['seconds']:g} s each:",
+        f"course board {r['board']}, no-go cell {r['blocked'][0]}, {r['seconds']:g} s each:",
         f"  random playouts/s   boardai {r['playouts_per_s']:>12,.0f}   plain array board "
         f"{r['plain_playouts_per_s']:>10,.0f}   ratio {r['playout_ratio']:.2f}x",
-        f"  UCT simulations/s   {SEED002_MCTS} {r['seed002_mcts_sims_per_s']:>10,.0f}   plain UCT "
-        f"{r['plain_uct_sims_per_s']:>10,.0f}   ratio {r['seed002_mcts_ratio']:.2f}x",
+        f"  UCT simulations/s   {UCT_MCTS} {r['uct_mcts_sims_per_s']:>10,.0f}   plain UCT "
+        f"{r['plain_uct_sims_per_s']:>10,.0f}   ratio {r['uct_mcts_ratio']:.2f}x",
         f"  mcts (defaults: tactical playouts, checks) {r['mcts_sims_per_s']:>10,.0f}/s   "
         f"ratio {r['mcts_ratio']:.2f}x",
         f"7x6 for comparison: {r['c4_7x6_playouts_per_s']:,.0f} playouts/s, mcts "
@@ -190,7 +190,7 @@ def format_course(r: dict) -> str:
               help="Seconds for each measurement (six of them).")
 @click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
 def bench_course_cmd(seconds, as_json) -> None:
-    """Seed 002's course board: our kernel and mcts against a plain array-board playout and UCT.
+    """A Tsinghua course board: our kernel and mcts against a plain array-board playout and UCT.
 
     The plain references (games/connect4/plain.py) are what a first numba program on an
     array board does; the ratios are measured in the same run.

@@ -21,8 +21,8 @@ def game_option(default: str = boardai.games.DEFAULT_GAME, help: str | None = No
     return click.option("--game", type=GAME_CHOICE, default=default, show_default=True, help=help)
 
 
-SIZE_HELP = ("Board size: N or WxH{default}; Connect Four also 'random' (seed 002's course: M rows "
-             "and N columns drawn from 9..12).")
+SIZE_HELP = ("Board size: N or WxH{default}; Connect Four also 'random' (as the Tsinghua course "
+             "draws it: M rows and N columns from 9..12).")
 
 
 def size_option(default: str = " (default 11 for Hex, 7x6 for Connect Four)", **kw):
@@ -35,7 +35,7 @@ def blocked_option():
     return click.option("--blocked", multiple=True, metavar="COL:ROW",
                         help="Connect Four: a cell no stone may stand on (column 1.., row 1 = "
                              "bottom; repeat for more), or 'random' for one no-go cell drawn "
-                             "over the board as seed 002's course does; --seed makes it "
+                             "over the board as the Tsinghua course does; --seed makes it "
                              "reproducible.")
 
 

@@ -24,7 +24,7 @@ def play(game, size, blocked, swap, black, white, seed, save, load, no_color) ->
       boardai play
       boardai play --size 9 --swap --black human --white random
       boardai play --game connect4 --black random --white random --seed 1
-      boardai play --game connect4 --size random --blocked random   # seed 002's course board
+      boardai play --game connect4 --size random --blocked random   # a course board
       boardai play --game connect4 --size 10x9 --blocked 4:1 --black human
       boardai play --load game.sgf
     """

@@ -1,4 +1,4 @@
-"""``random``: a uniformly random legal move (seed 000's "dummy" machine)."""
+"""``random``: a uniformly random legal move, the baseline every other engine must beat."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from boardai.games.base import Board
 
 class RandomEngine(Engine):
     name = "random"
-    summary = "uniformly random legal move (seed 000's dummy player); the baseline"
+    summary = "uniformly random legal move; the baseline"
     options = (seed_option("random seed (same seed, same moves)"),)
 
     def __init__(self, seed: int | None = None, **opts):

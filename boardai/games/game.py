@@ -202,8 +202,8 @@ class Game:
         """The board the options ``--size``, ``--blocked`` (repeatable) and ``--swap`` describe.
 
         ``--size random`` and ``--blocked random`` draw the board the game's ``random_size`` and
-        ``random_blocked`` describe (Connect Four: seed 002's course) from ``rng``; ValueError
-        naming what is accepted for anything else.
+        ``random_blocked`` describe (Connect Four: the Tsinghua course's draw) from ``rng``;
+        ValueError naming what is accepted for anything else.
         """
         rng = rng or random.Random()
         texts = [blocked] if isinstance(blocked, str) else list(blocked or ())

@@ -320,7 +320,7 @@ def move_weights(state, moves, k, table, out):
 # --- hooks for flat Monte Carlo and brute force (engines/rollout/kernel.py) -------------------
 #
 # =======================================  ==========================================================
-# ``playout_quality(state, rng, work)``    random playout scored for seed 000's quality: returns
+# ``playout_quality(state, rng, work)``    random playout scored for the quality score: returns
 #                                          (winner, length), the quality being 1/length.  Hex:
 #                                          cells of the winner's shortest chain on the filled
 #                                          board; Connect Four: moves from the position before

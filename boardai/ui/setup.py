@@ -1,4 +1,4 @@
-"""Turns ``boardai play`` options (or the questions seed 000 asks) into a ready TerminalGame."""
+"""Turns ``boardai play`` options (or the answers to its questions) into a ready TerminalGame."""
 
 from __future__ import annotations
 

@@ -1,13 +1,13 @@
 """``minimax`` and ``alphabeta``: depth-bounded game-tree search with a static evaluator.
 
-* ``minimax:depth=D,eval=NAME,seed=S`` is seed 003's bounded minimax (in negamax form): every
+* ``minimax:depth=D,eval=NAME,seed=S`` is bounded minimax (in negamax form): every
   node searched, the root's equal best moves broken at random (seeded).
 * ``alphabeta:depth=D|time=T,eval=NAME`` gives the same value at the same depth with far fewer
   nodes: alpha-beta cut-offs, iterative deepening (each iteration orders the root moves by the
-  previous one's scores: seed 002's shallow exploratory search, repeated), a transposition table
+  previous one's scores: a shallow exploratory search, repeated), a transposition table
   keyed by the kernel's Zobrist hash, killer and history heuristics.  Under ``time=T`` it deepens
   until the time is up (a timer abandons the running iteration; the last finished one answers:
-  seed 002's adaptive depth, with a hard budget).
+  an adaptive depth with a hard budget).
 
 Both run the jitted negamax of ``kernel.py`` beside this module and the evaluators of the game
 being played (``boardai engines`` lists them; ``eval`` defaults to the game's best).
@@ -139,7 +139,7 @@ class _DepthSearchEngine(Engine):
 
 class MinimaxEngine(_DepthSearchEngine):
     name = "minimax"
-    summary = ("bounded minimax (seed 003): every node to a fixed depth, a static evaluator at "
+    summary = ("bounded minimax: every node to a fixed depth, a static evaluator at "
                "the leaves, equal best moves broken at random")
     limit_options = ("depth",)
     warm_limit = Limit(depth=1)

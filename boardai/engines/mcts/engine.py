@@ -2,9 +2,9 @@
 
 One tree per thread (root parallelism; numba releases the GIL), each kept between moves: when
 the board's history extends the history the tree was built for, the matching subtree becomes
-the root (seed 002's MoveRoot) and the rest is dropped when memory runs short.  A time budget is
-spent in short jitted slices with the clock checked between them, so ``time=T`` answers within T
-plus a few milliseconds; ``sims=N`` with a ``seed`` gives the same move every run.
+the root and the rest is dropped when memory runs short.  A time budget is spent in short jitted
+slices with the clock checked between them, so ``time=T`` answers within T plus a few
+milliseconds; ``sims=N`` with a ``seed`` gives the same move every run.
 
 With ``solver=S`` (a timed search on a board the game's exact solver takes, ``solvers.for_game``)
 the solver works on the root too: on one thread first, for the share S of the move time; with two

@@ -1,8 +1,8 @@
 """The jitted MCTS: UCT with RAVE, an MCTS-solver and one-move win/block checks, for any game.
 
 Written only against the kernel contract (``games/kernel.py``), so the same compiled code serves
-Hex and Connect Four.  The tree lives in two preallocated arrays (seed 002's "state compression":
-no node objects, and positions are never stored; a simulation replays moves from the root)::
+Hex and Connect Four.  The tree lives in two preallocated arrays (no node objects, and
+positions are never stored: a simulation replays moves from the root)::
 
     ints[M, 5]  int32    PARENT, MOVE (move leading here), CHILD (first child, children are
                          contiguous), NCHILD, PROOF (+1: the player who moved here wins with

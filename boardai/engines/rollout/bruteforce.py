@@ -1,10 +1,10 @@
 """``bruteforce``: the exact expected result of uniformly random play after every move.
 
-Seed 000's HexMachineBF, made exact and fast.  For each legal move it computes what flat Monte
-Carlo (``montecarlo``) only estimates: the result of uniformly random play from the position
-after the move, as the mover's win ratio (``score=winrate``, a draw counting 1/2) or as seed
-000's quality ratio (``score=quality``: +1/L for a win and -1/L for a loss, L the length of the
-win, summed separately; the score is sum(q+) / (sum(q+) + sum(q-))).
+For each legal move it computes what flat Monte Carlo (``montecarlo``) only estimates: the
+result of uniformly random play from the position after the move, as the mover's win ratio
+(``score=winrate``, a draw counting 1/2) or as the quality ratio (``score=quality``: +1/L for a
+win and -1/L for a loss, L the length of the win, summed separately; the score is
+sum(q+) / (sum(q+) + sum(q-))).
 
 * **Fill-in games (Hex).**  Random play is a random split of the k empty cells, the side to
   move after the candidate (the opponent) receiving ceil(k/2); so the exact value is a count over
@@ -269,10 +269,10 @@ def result_from_scores(board: Board, scores: list[ExactScore], info: dict, clock
 
 class BruteForceEngine(Engine):
     name = "bruteforce"
-    summary = ("exact expected result of uniformly random play after each move (seed 000's "
-               "brute force: all fill-ins on Hex); small boards and endgames only")
+    summary = ("exact expected result of uniformly random play after each move (every "
+               "fill-in on Hex); small boards and endgames only")
     options = (
-        Option("score", str, "winrate", "winrate (win ratio) or quality (seed 000: +-1/length)",
+        Option("score", str, "winrate", "winrate (win ratio) or quality (+-1/length of the win)",
                choices=("winrate", "quality")),
         threads_option(2, "threads sharing the enumeration"),
         Option("max_fillins", float, None, "refuse above this much work: fill-ins on Hex "

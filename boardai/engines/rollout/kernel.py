@@ -10,7 +10,7 @@ the same compiled code serves Hex and Connect Four.
 Two scores (``mode``), both from the view of the side that plays the candidate ("mover"):
 
 * ``WINRATE``: a win counts 1, a draw 1/2, a loss 0;
-* ``QUALITY`` (seed 000): a win counts +1/L, a loss -1/L, L being the game's "length" of the
+* ``QUALITY``: a win counts +1/L, a loss -1/L, L being the game's "length" of the
   win (hook ``playout_quality``); the estimate is mean(q+) / (mean(q+) + mean(q-)).
 
 Per-candidate Monte Carlo statistics, ``stats[i, :]`` (float64), with x the mover's part of a
@@ -102,7 +102,7 @@ def score_bounds(stats, z, out):
     """Per candidate: score and a z-sigma confidence interval, written to ``out[i] = (score,
     low, high)``.
 
-    The score is SX / (SX + SY) (WINRATE: the mean; QUALITY: seed 000's ratio).  Its standard
+    The score is SX / (SX + SY) (WINRATE: the mean; QUALITY: the quality ratio).  Its standard
     error comes from the delta method on the two means, floored at the binomial error of an
     Agresti-Coull-smoothed proportion ((n*score + 2) / (n + 4)), so that a run of all wins
     does not claim zero uncertainty.

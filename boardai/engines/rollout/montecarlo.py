@@ -1,23 +1,25 @@
-"""``montecarlo``: flat Monte Carlo, the engine of seeds 000 (HexMachineMcIA), 001 and 004.
+"""``montecarlo``: flat Monte Carlo: random playouts after every legal move.
 
 Every legal move is played and followed by ``sims`` uniformly random playouts (the kernel's
-``playout``, or ``playout_quality`` for seed 000's quality score); the move with the best score
+``playout``, or ``playout_quality`` for the quality score); the move with the best score
 is played.  Scores, from the mover's view:
 
-* ``score=winrate`` (seeds 001, 004): wins / playouts, a draw counting 1/2;
-* ``score=quality`` (seed 000): each playout gives +1/L if the mover wins and -1/L if it loses,
-  L being the length of the win (Hex: cells of the winner's shortest chain on the filled board;
-  Connect Four: moves from the position before the candidate to the end of the game); the
-  estimated win probability is mean(q+) / (mean(q+) + mean(q-)).
+* ``score=winrate``: wins / playouts, a draw counting 1/2;
+* ``score=quality`` (short wins count more, quick losses weigh more): each playout gives +1/L
+  if the mover wins and -1/L if it loses, L being the length of the win (Hex: cells of the
+  winner's shortest chain on the filled board; Connect Four: moves from the position before
+  the candidate to the end of the game); the estimated win probability is
+  mean(q+) / (mean(q+) + mean(q-)).
 
-``cut`` (on by default) is seed 004's early cut done statistically: playouts are played in ten
-rounds, and after each round a move whose 95% upper confidence bound lies under the best
-move's lower bound gets no more playouts (``kernel.score_bounds`` gives the bounds).
-``time=T`` plays rounds of playouts for every live move until T seconds are up (``sims`` is
-then ignored; the cut still drops hopeless moves after each round): the form to compare with
-``mcts`` at equal time.  ``sims=auto`` is seed 000's bell curve (``auto_sims``).  ``bf_below=K`` switches to the exact
-``bruteforce`` computation when fewer than K cells are empty (if that refuses, flat Monte
-Carlo runs and ``info["bf_refused"]`` says why); ``info["method"]`` tells which one ran.
+``cut`` (on by default) stops spending playouts on moves that cannot be the best, by
+statistics: playouts are played in ten rounds, and after each round a move whose 95% upper
+confidence bound lies under the best move's lower bound gets no more playouts
+(``kernel.score_bounds`` gives the bounds).  ``time=T`` plays rounds of playouts for every live
+move until T seconds are up (``sims`` is then ignored; the cut still drops hopeless moves after
+each round): the form to compare with ``mcts`` at equal time.  ``sims=auto`` is a bell curve
+over the empty cells (``auto_sims``).  ``bf_below=K`` switches to the exact ``bruteforce``
+computation when fewer than K cells are empty (if that refuses, flat Monte Carlo runs and
+``info["bf_refused"]`` says why); ``info["method"]`` tells which one ran.
 
 The playouts run in numba (``kernel.mc_round``) with the GIL released; ``threads``
 splits the candidates between Python threads.  Each candidate has its own random stream drawn
@@ -46,8 +48,8 @@ ROUNDS = 10              # with cut: the playouts of a move come in this many ro
 MIN_ROUND = 50           # ... of at least this many playouts each
 TIMED_ROUND = 32         # with a time budget: playouts per live move between two looks at the clock
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
-AUTO_FACTOR = 25         # seed 000's max_runs_factor
-AUTO_MIN = 100           # seed 000's floor
+AUTO_FACTOR = 25         # sims=auto: playouts per cell of the board at the peak
+AUTO_MIN = 100           # sims=auto: never fewer playouts per move
 _M64 = (1 << 64) - 1
 MAX_SIMS = 10**9         # playouts per candidate move
 MAX_BF_BELOW = 1000      # more than any board's cells (26x26 Hex: 676)
@@ -68,10 +70,10 @@ parse_sims.__name__ = "int or auto"
 
 
 def auto_sims(total_cells: int, free: int) -> int:
-    """Seed 000's playouts per move: a bell curve over the number of empty cells.
+    """Playouts per move for ``sims=auto``: a bell curve over the number of empty cells.
 
     ``max(100, 25*T * exp(-(free - 7T/8)**2 / (2T)))`` with T the board's cells (``7T/8`` in
-    integer arithmetic, as seed 000's C++): the peak (25 playouts per cell of the board) comes
+    integer arithmetic): the peak (25 playouts per cell of the board) comes
     after the first eighth of the board is filled, fewer at the very start (the search would be
     slow and the choice matters less) and towards the end, never under 100.  11x11 empty: 1050,
     peak 3025 at 105 empty cells; 9x9 empty: 959; Connect Four 7x6 empty: 684.
@@ -89,15 +91,15 @@ def _stream_seed(base: int, position: int, move: int) -> int:
 
 class MonteCarloEngine(Engine):
     name = "montecarlo"
-    summary = ("flat Monte Carlo (seeds 000, 001, 004): random playouts after every move, best "
+    summary = ("flat Monte Carlo: random playouts after every move, best "
                "win ratio or quality; statistical early cut of hopeless moves")
     limit_options = ("time",)  # Limit.sims, when a caller gives one, is playouts per move
     warm_limit = Limit(sims=2)
     options = (
-        Option("sims", parse_sims, DEFAULT_SIMS, "playouts per candidate move, or auto (seed "
-               "000's bell curve: most in the early middle game, at least 100)", min=1,
+        Option("sims", parse_sims, DEFAULT_SIMS, "playouts per candidate move, or auto (a "
+               "bell curve: most in the early middle game, at least 100)", min=1,
                max=MAX_SIMS, also=("auto",)),
-        Option("score", str, "winrate", "winrate (win ratio) or quality (seed 000: +-1/length)",
+        Option("score", str, "winrate", "winrate (win ratio) or quality (+-1/length of the win)",
                choices=("winrate", "quality")),
         Option("cut", parse_bool, True, "play in rounds; drop a move whose 95% upper bound is "
                "under the best move's lower bound"),

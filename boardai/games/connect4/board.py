@@ -4,7 +4,7 @@ Moves are 1-based column numbers in text (``4``) and 0-based ints inside.  A pos
 written as the digits of the columns played from the empty board (``"4453"``, Pascal Pons'
 convention), which ``from_position`` reads and ``position`` writes.
 
-Any W×H from 1×1 to 32×32 works, with any set of blocked cells (seed 002's no-go cell): boards
+Any W×H from 1×1 to 32×32 works, with any set of blocked cells (no-go cells): boards
 with W*(H+1) <= 64 use the one-word bitboard of ``kernel.py`` (tall narrow ones up to 1×63 too),
 bigger ones the line words of ``wide.py``.
 """

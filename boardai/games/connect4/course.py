@@ -1,4 +1,4 @@
-"""Seed 002's course game: the referee's board draw and its C interface's coordinates.
+"""The Tsinghua course's gravity Connect Four: its referee's board draw and C coordinates.
 
 The course plays Connect Four on M rows x N columns, M and N drawn uniformly from 9..12, with one
 no-go cell drawn uniformly over the board.  Its strategies see the board *from the top*:

@@ -4,7 +4,7 @@ Each returns a score from the side to move's view (positive = good for the playe
 few hundred at most, far below the search's win score.  Both work on the kernel's bitboards
 (``connect4/kernel.py``: bit ``col * (H+1) + row``, a pad bit on top of every column):
 
-* ``lines`` (seed 002's evaluation): for each player, the windows of four cells on a line (any
+* ``lines``: for each player, the windows of four cells on a line (any
   direction) that hold none of the opponent's stones -- a window with 3 own stones is an open
   three-link, with 2 an open two-link; a window touching an opponent stone is blocked and counts
   nothing -- plus stones in the centre column, which lie on the most windows.  Counted for all
@@ -27,7 +27,7 @@ LINES = 0
 THREATS = 1
 EVALUATORS = {
     "lines": (LINES, "open two- and three-links (windows of four free of the opponent) and the "
-                     "centre column (seed 002)"),
+                     "centre column"),
     "threats": (THREATS, "lines plus odd/even threat analysis: threats on the rows that decide "
                          "zugzwang endgames weigh most"),
 }

@@ -1,7 +1,7 @@
 """Connect Four rules as numba functions over the flat state array (see ``games/layout.py``).
 
 This is the *one-word* layout, used whenever W*(H+1) <= 64 (the standard 7×6 included); bigger
-boards use the line-word layout of ``wide.py``.  Both take blocked cells (seed 002's no-go cell):
+boards use the line-word layout of ``wide.py``.  Both take blocked cells (no-go cells):
 a blocked cell belongs to nobody, so it breaks every line through it, and a column's next stone
 lands on the lowest free cell above the stones and blocked cells under it.
 
@@ -380,7 +380,7 @@ def _c4_playout(state, rng, work, owner, tactics):
 
 @njit(cache=True, nogil=True)
 def c4_playout_quality(state, rng, work):
-    """Random playout scored for seed 000's quality: returns (winner, length).
+    """Random playout scored for the quality score: returns (winner, length).
 
     ``length`` counts the moves from the position *before* ``state`` to the end of the game:
     1 + the moves this playout plays (the engines call it right after playing a candidate, so

@@ -1,7 +1,8 @@
 """A plain array-board Connect Four in numba: the reference ``boardai bench course`` measures against.
 
-Written the way seed 002 describes its program, as a competent first numba version with no
-tricks, so the ratio says what the line-word kernel and the MCTS engine buy:
+Written the way a course student describes a first program (a board array and column tops),
+as a competent first numba version with no tricks, so the ratio says what the line-word kernel
+and the MCTS engine buy:
 
 * the board is an ``int8`` array of M*N cells (0 empty, 1 / 2 stones, 3 the no-go cell) and a
   ``top`` array with each column's landing row (already past the no-go cell);

@@ -11,7 +11,7 @@
        1 2 3 4 5 6 7
 
 ``(X)`` marks the last move; a winning line is shown in lower case; ``#`` is a blocked cell
-(seed 002's no-go cell), where no stone may stand.
+(a no-go cell), where no stone may stand.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Static evaluators of Connect Four positions in the line-word layout (``wide.py``).
 
 The same two evaluators as ``eval.py`` (``lines`` and ``threats``, same weights), counted window
-by window over the line words, with what seed 002 learnt on its big boards with a no-go cell:
+by window over the line words, with what big boards with a no-go cell teach:
 
 * a window of four that touches a blocked cell counts nothing (the blocked words mark them);
 * a three-link whose empty cell lies far above its column's next stone is worth less than one that

@@ -5,9 +5,9 @@ bounded well under the search's win score.  Cells are read from the kernel's sta
 (``hex/kernel.py``: ``state[HEADER + r*W + c]`` is 0 empty, 1 Black, 2 White); Black joins the
 top row to the bottom row, White the left column to the right column.
 
-* ``connected`` (seed 003's first evaluator): stones touching another stone of their colour,
+* ``connected`` (the simplest evaluator): stones touching another stone of their colour,
   mine minus the opponent's.
-* ``better`` (our answer to seed 003's "better evaluator" exercise): the shortest path -- how
+* ``better`` (a better first evaluator than ``connected``): the shortest path -- how
   many empty cells each side still needs to join its two sides, own stones free, opponent
   stones walls (0-1 breadth-first search) -- as the opponent's count minus mine, ten points a
   cell, with ``connected`` as the tie-break.
@@ -43,7 +43,7 @@ BETTER = 1
 TWODISTANCE = 2
 RESISTANCE = 3
 EVALUATORS = {
-    "connected": (CONNECTED, "stones touching a stone of their own colour (seed 003)"),
+    "connected": (CONNECTED, "stones touching a stone of their own colour"),
     "better": (BETTER, "shortest path: empty cells each side still needs to connect, ties by "
                        "connected stones"),
     "twodistance": (TWODISTANCE, "Anshelevich's two-distance potentials: connections the "

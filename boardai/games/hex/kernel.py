@@ -734,7 +734,7 @@ def _stone_digits(work, codes, h, w, r, c, q):
 #     fill[2H, 3H)    scratch: the stones a test may use (own colour, optionally + unassigned)
 #     fill[3H, 5H)    scratch of the floods / breadth-first layers
 #
-# The "length" of a win (seed 000's quality score is 1/length) is the number of cells of the
+# The "length" of a win (the quality score is 1/length) is the number of cells of the
 # winner's shortest chain joining its two sides.
 
 
@@ -799,7 +799,7 @@ def hex_white_connects(rows, base, w, h, reach):
 
 @njit(cache=True, nogil=True)
 def hex_playout_quality(state, rng, work):
-    """A random fill-in of every empty cell, scored for seed 000's quality: (winner, length).
+    """A random fill-in of every empty cell, scored for the quality score: (winner, length).
 
     The side to move receives a uniformly random ceil(k/2) of the k empty cells (the same law
     as ``hex_playout``); ``length`` is the cell count of the winner's shortest chain on the

@@ -1,8 +1,8 @@
 """Hex cell names: column letters then a 1-based row (``a1`` top-left; ``aa`` follows ``z``).
 
-Input also takes upper case (``C3``) and the seeds' zero-based ``row col`` pair (``2 3`` is
-``d3``).  ``swap``, ``swap-pieces`` and ``swap-sides`` all name the swap move: on a board whose
-colours stay with their sides, the position after swap-sides (the second player takes over the
+Input also takes upper case (``C3``) and a zero-based ``row col`` pair (``2 3`` is ``d3``).
+``swap``, ``swap-pieces`` and ``swap-sides`` all name the swap move: on a board whose colours
+stay with their sides, the position after swap-sides (the second player takes over the
 first stone) is the same as after swap-pieces (the stone mirrored and recoloured), so all three are
 recorded as ``swap-pieces``, as HexGui writes it.
 """

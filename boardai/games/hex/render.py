@@ -1,4 +1,4 @@
-"""The Hex board picture: a rhombus with ``\\ /`` links, as seed 000 draws it.
+"""The Hex board picture: a rhombus of cells joined by ``-`` and ``\\ /`` links.
 
 Row r is indented by 2r spaces; cell (r, c) sits at column 3 + 2r + 4c, so the ``\\`` under it
 leads to (r+1, c) and the ``/`` to (r+1, c-1)::

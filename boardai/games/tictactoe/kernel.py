@@ -213,7 +213,7 @@ def ttt_playout(state, rng, work, owner):
 
 @njit(cache=True, nogil=True)
 def ttt_playout_quality(state, rng, work):
-    """Random playout scored for seed 000's quality: returns (winner, length).
+    """Random playout scored for the quality score: returns (winner, length).
 
     ``length`` counts the moves from the position *before* ``state``: 1 + the moves this
     playout plays (as Connect Four's: a candidate that wins at once has length 1).
