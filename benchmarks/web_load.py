@@ -32,7 +32,7 @@ import statistics
 import time
 
 import websockets
-from web_server import pct, request, rss_mb, served
+from web_server import TOKEN, pct, request, rss_mb, served
 
 
 
@@ -63,7 +63,7 @@ class Client:
         self.ids.append(gid)
         self.games += 1
         sent: list[str] = []
-        async with websockets.connect(f"{self.ws_base}/api/games/{gid}/ws",
+        async with websockets.connect(f"{self.ws_base}/api/games/{gid}/ws?token={TOKEN}",
                                       max_size=2**22) as ws:
             state = await self.next_state(ws)
             while not state["view"]["over"] and time.monotonic() < deadline:

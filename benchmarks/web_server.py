@@ -1,18 +1,23 @@
 """What the web benchmarks share: ``boardai serve`` in its own process on a free port, warmed
-up, and small helpers (JSON requests, percentiles, the server's memory)."""
+up, and small helpers (JSON requests with the server's token, percentiles, the server's
+memory).  The server records its games in a temporary $BOARDAI_HOME, not the user's."""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
+import secrets
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+TOKEN = secrets.token_urlsafe(24)        # given to the server with --token; every call sends it
 
 
 def free_port() -> int:
@@ -24,7 +29,8 @@ def free_port() -> int:
 def request(base: str, method: str, path: str, body: dict | None = None) -> dict:
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(base + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
+                                 headers={"Content-Type": "application/json",
+                                          "X-Boardai-Token": TOKEN})
     with urllib.request.urlopen(req, timeout=60) as r:
         return json.loads(r.read())
 
@@ -50,9 +56,11 @@ def served(game: str, size: str, engine: str):
     search is loaded (one engine-against-engine game of two moves), stopped on exit."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([sys.executable, "-m", "boardai", "serve", "--port", str(port)],
+    home = tempfile.TemporaryDirectory(prefix="boardai-bench-")
+    server = subprocess.Popen([sys.executable, "-m", "boardai", "serve", "--port", str(port),
+                               "--token", TOKEN],
                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True)
+                              text=True, env=dict(os.environ, BOARDAI_HOME=home.name))
     try:
         server.stdout.readline()                     # "boardai serves ..."
         warm = request(base, "POST", "/api/games", {"game": game, "size": size,
@@ -66,3 +74,4 @@ def served(game: str, size: str, engine: str):
     finally:
         server.terminate()
         server.wait(10)
+        home.cleanup()

@@ -1,11 +1,20 @@
 """The web page's server through Starlette's test client: new games, moves by name and by spot,
 engines replying, undo, resign, the analysis stream, solving, SGF both ways, the arena stores,
-and bad input of every kind refused with a clear message and nothing changed."""
+bad input of every kind refused with a clear JSON message and nothing changed, requests from
+other origins or without the server's token refused, and games recorded as they are played
+and played on after the server is killed (``boardai serve`` in a subprocess).  No assertion
+reads the wall clock: waits follow the websocket's state messages."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -19,13 +28,14 @@ from boardai import records  # noqa: E402
 from boardai.cli import main  # noqa: E402
 from boardai.ui.web.app import create_app  # noqa: E402
 
-WAIT = 120.0           # a fresh checkout compiles the searches on their first use
+JSON = {"content-type": "application/json"}
+SGF = {"content-type": "application/x-go-sgf"}
 
 
 @pytest.fixture()
 def client(tmp_path):
     app = create_app(store=tmp_path / "arena.sqlite", max_games=8)
-    with TestClient(app) as c:
+    with TestClient(app, headers={"X-Boardai-Token": app.state.token}) as c:
         yield c
 
 
@@ -35,14 +45,15 @@ def new_game(client, **body):
     return r.json()
 
 
-def wait_state(client, gid, done, timeout=WAIT):
-    """Poll the game until ``done(state)``."""
-    end = time.monotonic() + timeout
-    while True:
-        state = client.get(f"/api/games/{gid}").json()
-        if done(state) or time.monotonic() > end:
-            return state
-        time.sleep(0.05)
+def wait_state(client, gid, done):
+    """The game's state once ``done(state)``: the websocket's state messages are read until
+    one is (the first is the state now); no deadline, the engines' own budgets end their
+    moves."""
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        while True:
+            msg = ws.receive_json()
+            if msg["type"] == "state" and done(msg["state"]):
+                return msg["state"]
 
 
 def refused(response, status=400, *words):
@@ -103,9 +114,17 @@ def test_illegal_and_malformed_moves_change_nothing(client):
     refused(client.post(f"/api/games/{gid}/move", json={"x": "a", "y": 0}), 400)
     refused(client.post(f"/api/games/{gid}/move", json={"move": 3}), 400)
     refused(client.post(f"/api/games/{gid}/move", json={"move": "c3", "pass": 1}), 400, "unknown")
-    refused(client.post(f"/api/games/{gid}/move", content=b"{not json"), 400, "JSON")
-    refused(client.post(f"/api/games/{gid}/move", content=b"[1, 2]"), 400, "object")
-    refused(client.post(f"/api/games/{gid}/move", content=b"x" * 70_000), 413, "KiB")
+    refused(client.post(f"/api/games/{gid}/move", json={"move": "c3", "x": 0, "y": 0}), 400,
+            "one way")
+    refused(client.post(f"/api/games/{gid}/move", json={"move": "b2", "x": 1}), 400, "one way")
+    refused(client.post(f"/api/games/{gid}/move", content=b"{not json", headers=JSON), 400,
+            "JSON")
+    refused(client.post(f"/api/games/{gid}/move", content=b"[1, 2]", headers=JSON), 400,
+            "object")
+    refused(client.post(f"/api/games/{gid}/move", content=b"x" * 70_000, headers=JSON), 413,
+            "KiB")
+    refused(client.post(f"/api/games/{gid}/move", content=b'{"move": "b2"}'), 415,
+            "application/json")
     refused(client.get(f"/api/games/{gid}/view?ply=7"), 400, "0..1")
     refused(client.get(f"/api/games/{gid}/view?ply=-1"), 400)
     refused(client.post("/api/games/g999/move", json={"move": "a1"}), 404, "no game")
@@ -184,7 +203,7 @@ def test_engines_play_each_other_to_the_end_and_the_record_downloads(client):
     rec = records.loads(sgf.text)
     assert len(rec.moves) == len(s["moves"]) and (rec.width, rec.height) == (5, 4)
     # ... and uploads back into a new game at its end
-    up = client.post("/api/sgf", content=sgf.text.encode())
+    up = client.post("/api/sgf", content=sgf.text.encode(), headers=SGF)
     assert up.status_code == 201
     t = up.json()
     assert [m["name"] for m in t["moves"]] == [m["name"] for m in s["moves"]]
@@ -192,10 +211,13 @@ def test_engines_play_each_other_to_the_end_and_the_record_downloads(client):
 
 
 def test_sgf_upload_refuses_garbage(client):
-    refused(client.post("/api/sgf", content=b"(;GM[99])"), 400, "record")
-    refused(client.post("/api/sgf", content=b"\xff\xfe"), 400, "UTF-8")
-    refused(client.post("/api/sgf", content=b'{"sgf": 5}'), 400, "sgf")
-    refused(client.post("/api/sgf", content=b"(" * (2 * 1024 * 1024)), 413)
+    refused(client.post("/api/sgf", content=b"(;GM[99])", headers=SGF), 400, "record")
+    refused(client.post("/api/sgf", content=b"\xff\xfe", headers=SGF), 400, "UTF-8")
+    refused(client.post("/api/sgf", content=b'{"sgf": 5}', headers=JSON), 400, "sgf")
+    refused(client.post("/api/sgf", content=b"(" * (2 * 1024 * 1024), headers=SGF), 413)
+    refused(client.post("/api/sgf", content=b"(;GM[11]SZ[3])",
+                        headers={"content-type": "text/plain"}), 415, "application/x-go-sgf")
+    assert client.get("/api/games").json() == []
 
 
 def test_resign_ends_the_game_and_the_record_says_so(client):
@@ -316,11 +338,25 @@ def test_review_fills_the_win_rate_of_every_ply(client):
     refused(client.post(f"/api/games/{gid}/review", json={"time": 100}), 400, "time")
 
 
-def test_live_games_are_bounded(client):
+def test_live_games_are_bounded_and_the_next_is_refused_not_an_old_one_closed(client):
     ids = [new_game(client, game="hex", size="3", black="human", white="human")["id"]
-           for _ in range(10)]
-    live = {g["id"] for g in client.get("/api/games").json()}
-    assert len(live) == 8 and set(ids[-8:]) == live
+           for _ in range(8)]
+    refused(client.post("/api/games", json={"game": "hex", "size": "3", "black": "human",
+                                            "white": "human"}), 409, "at most 8 live games")
+    refused(client.post("/api/sgf", json={"sgf": "(;FF[4]GM[11]SZ[3];B[a1])"}), 409, "at most 8")
+    assert [g["id"] for g in client.get("/api/games").json()] == ids
+    client.delete(f"/api/games/{ids[0]}")
+    new_game(client, game="hex", size="3", black="human", white="human")
+
+
+def test_the_65th_game_is_refused_by_default(tmp_path):
+    app = create_app(store=tmp_path / "arena.sqlite")
+    with TestClient(app, headers={"X-Boardai-Token": app.state.token}) as c:
+        for _ in range(64):
+            new_game(c, game="tictactoe", black="human", white="human")
+        refused(c.post("/api/games", json={"game": "tictactoe", "black": "human",
+                                           "white": "human"}), 409, "at most 64 live games")
+        assert len(c.get("/api/games").json()) == 64
 
 
 def test_arena_stores_games_and_replay(client, tmp_path):
@@ -351,17 +387,234 @@ def test_store_paths_cannot_leave_the_store_folder(client, tmp_path, name):
     (tmp_path / "notes.txt").write_text("not a store")
     r = client.get(f"/api/stores/{name}")
     assert r.status_code in (400, 404)
-    if r.headers.get("content-type", "").startswith("application/json"):
-        assert "store" in r.json()["error"]
+    error = r.json()["error"]             # every refusal is JSON, a route not found included
+    assert "store" in error or "no such address" in error
 
 
 def test_requests_naming_another_host_are_refused(client):
-    r = client.get("/api/meta", headers={"host": "evil.example"})
-    assert r.status_code == 400
+    refused(client.get("/api/meta", headers={"host": "evil.example"}), 400, "127.0.0.1")
+    refused(client.get("/", headers={"host": "evil.example:8000"}), 400, "evil.example")
+    assert client.get("/api/meta", headers={"host": "localhost:8000"}).status_code == 200
+    assert client.get("/api/meta", headers={"host": "[::1]:8000"}).status_code == 200
+
+
+def test_unknown_addresses_and_methods_answer_json(client):
+    refused(client.get("/api/nothing"), 404, "no such address")
+    refused(client.get("/nothing/at/all"), 404, "no such address")
+    refused(client.get("/static/missing.js"), 404)
+    refused(client.put("/api/games"), 405, "PUT", "POST")
+    refused(client.patch("/api/games/g1"), 405, "PATCH")
+
+
+def test_symlinked_stores_outside_the_folder_are_neither_listed_nor_opened(client, tmp_path):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    result = CliRunner().invoke(main, ["match", "random", "random:seed=2", "--game", "hex",
+                                       "--size", "3", "--games", "2", "--jobs", "1",
+                                       "--store", str(outside / "far.sqlite")])
+    assert result.exit_code == 0, result.output
+    (tmp_path / "far.sqlite").symlink_to(outside / "far.sqlite")
+    (tmp_path / "near.sqlite").symlink_to(tmp_path / "arena.sqlite")   # inside: fine
+    (tmp_path / "dangling.sqlite").symlink_to(tmp_path / "no-such.sqlite")
+    CliRunner().invoke(main, ["match", "random", "random:seed=2", "--game", "hex", "--size", "3",
+                              "--games", "2", "--jobs", "1", "--store",
+                              str(tmp_path / "arena.sqlite")])
+    listed = client.get("/api/stores").json()["stores"]
+    assert listed == ["arena.sqlite", "near.sqlite"]
+    for name in listed:
+        assert client.get(f"/api/stores/{name}").status_code == 200
+    refused(client.get("/api/stores/far.sqlite"), 404, "store")
+    refused(client.get("/api/stores/dangling.sqlite"), 404, "store")
+
+
+# ---------------------------------------------------------------- other origins, the token
+PROOF_GAME = b'{"game":"hex","size":5,"black":"gtp:touch PROOF","white":"human"}'
+
+
+@pytest.fixture()
+def open_server(tmp_path, monkeypatch):
+    """A server that may start programs (the worst case), run from a folder where a started
+    ``touch PROOF`` would leave its file; no default token header."""
+    monkeypatch.chdir(tmp_path)
+    app = create_app(store=tmp_path / "arena.sqlite", allow_programs=True)
+    with TestClient(app) as c:
+        yield c, app.state.token, tmp_path
+
+
+def test_the_csrf_proof_is_refused(open_server):
+    c, token, folder = open_server
+    # the issue's proof: another site's text/plain POST (no preflight), with and without token
+    for headers in ({"Origin": "http://evil.example", "Content-Type": "text/plain"},
+                    {"Origin": "http://evil.example", "Content-Type": "text/plain",
+                     "X-Boardai-Token": token},
+                    {"Origin": "http://evil.example", "Content-Type": "application/json",
+                     "X-Boardai-Token": token},
+                    {"Origin": "http://127.0.0.1:9999", "Content-Type": "application/json"},
+                    {"Origin": "http://localhost", "Content-Type": "text/plain"},
+                    {"Origin": "null", "Content-Type": "text/plain"},
+                    {"Sec-Fetch-Site": "cross-site", "Content-Type": "text/plain"},
+                    {"Sec-Fetch-Site": "same-site", "Content-Type": "application/json",
+                     "X-Boardai-Token": token},
+                    {"Content-Type": "application/x-www-form-urlencoded",
+                     "X-Boardai-Token": token},
+                    {"Content-Type": "text/plain", "X-Boardai-Token": token},
+                    {"Content-Type": "application/json"},
+                    {"Content-Type": "application/json", "X-Boardai-Token": token[:-1] + "x"}):
+        r = c.post("/api/games", content=PROOF_GAME, headers=headers)
+        assert r.status_code in (403, 415), (headers, r.text)
+        assert r.headers["content-type"] == "application/json" and r.json()["error"]
+        assert "access-control-allow-origin" not in r.headers
+    assert c.get("/api/games", headers={"X-Boardai-Token": token}).json() == []
+    assert not (folder / "PROOF").exists()
+    # the same request from a script with the token (no Origin) is what the API is for: the
+    # program starts (so the refusals above are what kept it from starting)
+    r = c.post("/api/games", content=PROOF_GAME,
+               headers={"Content-Type": "application/json", "X-Boardai-Token": token})
+    assert r.status_code == 201, r.text
+    while not (folder / "PROOF").exists():      # touch runs in its own process
+        time.sleep(0.01)
+    # ... and the page's own origin may call it
+    r = c.get("/api/games", headers={"X-Boardai-Token": token,
+                                     "Origin": "http://testserver",
+                                     "Sec-Fetch-Site": "same-origin"})
+    assert r.status_code == 200 and len(r.json()) == 1
+
+
+def test_reading_games_needs_the_token(open_server):
+    c, token, _ = open_server
+    gid = c.post("/api/games", json={"game": "hex", "size": 3, "black": "human",
+                                     "white": "human"},
+                 headers={"X-Boardai-Token": token}).json()["id"]
+    for path in ("/api/games", f"/api/games/{gid}", f"/api/games/{gid}/sgf", "/api/meta",
+                 "/api/stores"):
+        refused(c.get(path), 403, "token")
+        refused(c.get(path, headers={"Origin": "http://evil.example",
+                                     "X-Boardai-Token": token}), 403, "origin")
+        assert c.get(path, headers={"X-Boardai-Token": token}).status_code == 200
+    # the page itself carries the token; nobody may frame it
+    page = c.get("/")
+    assert token in page.text and page.headers["x-frame-options"] == "DENY"
+    assert "access-control-allow-origin" not in page.headers
+
+
+def test_websockets_from_other_origins_or_without_the_token_are_turned_down(open_server):
+    from starlette.testclient import WebSocketDenialResponse
+    c, token, _ = open_server
+    gid = c.post("/api/games", json={"game": "hex", "size": 3, "black": "human",
+                                     "white": "human"},
+                 headers={"X-Boardai-Token": token}).json()["id"]
+    url = f"/api/games/{gid}/ws"
+    for kwargs in ({"headers": {"origin": "http://evil.example"},
+                    "subprotocols": ["boardai", "boardai-token." + token]},
+                   {"headers": {"origin": "http://127.0.0.1:9999"},
+                    "subprotocols": ["boardai", "boardai-token." + token]},
+                   {"subprotocols": ["boardai"]},
+                   {"subprotocols": ["boardai", "boardai-token.wrong-token-1234567"]},
+                   {}):
+        with pytest.raises(WebSocketDenialResponse) as denied:
+            with c.websocket_connect(url, **kwargs) as ws:
+                ws.receive_json()
+        assert denied.value.status_code == 403 and denied.value.json()["error"]
+    # the page's way (a subprotocol), a script's ways (the header, ?token=)
+    for url_, kwargs in ((url, {"subprotocols": ["boardai", "boardai-token." + token],
+                                "headers": {"origin": "http://testserver"}}),
+                         (url, {"headers": {"X-Boardai-Token": token}}),
+                         (f"{url}?token={token}", {})):
+        with c.websocket_connect(url_, **kwargs) as ws:
+            assert ws.receive_json()["type"] == "state"
+
+
+# ---------------------------------------------------------------- games survive the server
+def _start_server(home: Path, port: int = 0) -> tuple[subprocess.Popen, str, str]:
+    env = dict(os.environ, BOARDAI_HOME=str(home), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "boardai", "serve", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    url = token = None
+    while url is None or token is None:
+        line = proc.stdout.readline()
+        assert line, f"the server stopped: {proc.stderr.read()}"
+        if m := re.search(r"serves (http://\S+)/", line):
+            url = m.group(1)
+        if m := re.search(r"X-Boardai-Token\): (\S+)", line):
+            token = m.group(1)
+    return proc, url, token
+
+
+def test_a_web_game_survives_kill_9_of_the_server(tmp_path):
+    httpx = pytest.importorskip("httpx2")
+    proc, url, token = _start_server(tmp_path)
+    try:
+        with httpx.Client(base_url=url, headers={"X-Boardai-Token": token}) as http:
+            gid = http.post("/api/games", json={"game": "hex", "size": "5", "black": "human",
+                                                "white": "human", "time": 3}).json()["id"]
+            other = http.post("/api/games", json={"game": "connect4", "black": "human",
+                                                  "white": "human"}).json()["id"]
+            for move in ("c3", "b4", "d2", "a1"):
+                assert http.post(f"/api/games/{gid}/move", json={"move": move}).status_code == 200
+            http.post(f"/api/games/{other}/move", json={"move": "4"})
+            assert http.delete(f"/api/games/{other}").status_code == 200   # closed: not back
+        records_dir = tmp_path / "games"
+        assert len(list(records_dir.glob("*-hex-web-*.sgf"))) == 1
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    proc, url, token2 = _start_server(tmp_path)
+    try:
+        assert token2 != token
+        with httpx.Client(base_url=url, headers={"X-Boardai-Token": token2}) as http:
+            games = http.get("/api/games").json()
+            assert [(g["id"], g["game"], g["ply"]) for g in games] == [(gid, "hex", 4)]
+            state = http.get(f"/api/games/{gid}").json()
+            assert [m["name"] for m in state["moves"]] == ["c3", "b4", "d2", "a1"]
+            assert state["players"] == {"black": "human", "white": "human"}
+            assert state["time"] == 3 and "restarted" in state["message"]
+            # ... and it goes on, in the same record
+            http.post(f"/api/games/{gid}/move", json={"move": "e1"})
+        rec = records.load(next((tmp_path / "games").glob("*-hex-web-*.sgf")))
+        assert len(rec.moves) == 5 and rec.extra["WEB"] == "live"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+
+
+def test_finished_and_closed_games_are_not_played_on(tmp_path):
+    games = tmp_path / "games"
+    app = create_app(store=tmp_path / "arena.sqlite", games_dir=games)
+    with TestClient(app, headers={"X-Boardai-Token": app.state.token}) as c:
+        won = new_game(c, game="hex", size="2", black="human", white="human")["id"]
+        for move in ("a1", "b1", "a2"):
+            c.post(f"/api/games/{won}/move", json={"move": move})
+        resigned = new_game(c, game="hex", size="3", black="human", white="human")["id"]
+        c.post(f"/api/games/{resigned}/resign")
+        closed = new_game(c, game="hex", size="3", black="human", white="human")["id"]
+        c.delete(f"/api/games/{closed}")
+        live = new_game(c, game="connect4", size="5x4", black="human", white="human")["id"]
+        c.post(f"/api/games/{live}/move", json={"move": "3"})
+    status = {records.load(p).extra["WID"]: records.load(p).extra["WEB"]
+              for p in games.glob("*.sgf")}
+    assert status == {won: "over", resigned: "over", closed: "closed", live: "live"}
+    (games / "20000101-000000-hex-web-g9.sgf").write_text("(;GM[99] broken")
+    path = next(games.glob(f"*-web-{live}.sgf"))     # as if played by a gtp: program
+    path.write_text(path.read_text().replace("PW[human]", "PW[gtp:some-program]"))
+    app = create_app(store=tmp_path / "arena.sqlite", games_dir=games)   # no --allow-programs
+    with TestClient(app, headers={"X-Boardai-Token": app.state.token}) as c:
+        listed = c.get("/api/games").json()
+        assert [g["id"] for g in listed] == [live]
+        state = c.get(f"/api/games/{live}").json()
+        assert state["players"]["white"] == "human" and "a human plays it" in state["message"]
+
+
+def test_serve_refuses_a_bad_host_before_starting():
+    for bad in ("bad host", "", "-x", "a..b", "1.2.3.999"):
+        result = CliRunner().invoke(main, ["serve", "--host", bad])
+        assert result.exit_code == 2, (bad, result.output)
+        assert "not an address" in result.output and "Traceback" not in result.output
+    result = CliRunner().invoke(main, ["serve", "--token", "short"])
+    assert result.exit_code == 2 and "16 to 200" in result.output
 
 
 def test_engines_that_start_programs_need_the_flag(tmp_path):
     app = create_app(store=tmp_path / "a.sqlite", allow_programs=True)
-    with TestClient(app) as c:
+    with TestClient(app, headers={"X-Boardai-Token": app.state.token}) as c:
         meta = c.get("/api/meta").json()
         assert meta["allow_programs"] and all(e["allowed"] for e in meta["engines"])

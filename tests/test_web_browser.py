@@ -3,7 +3,13 @@
 The server runs in this process (uvicorn on a free port in a thread, ``create_app()`` with a
 small arena store made for the tests); each test opens the page, plays by clicking the SVG
 board and checks what is drawn.  Engines get tiny budgets (``random``, short ``mcts``) and no
-assertion reads the wall clock: waits are Playwright's, with generous timeouts.
+assertion reads the wall clock: waits are for events (the server started, a selector drawn),
+Playwright's with generous timeouts that only guard against a hang.
+
+Pages served from other origins (another port of 127.0.0.1, the name ``localhost``) try what a
+hostile web site would -- a ``no-cors`` text/plain POST, a form post, a cross-origin fetch, a
+websocket -- against a server that may start programs; the server sees each request and
+refuses it: no game is created, no program runs, no socket opens.
 
 ``BOARDAI_WEB_SHOTS=docs/images`` also writes the screenshots of ``docs/web.md`` there.
 Needs Debian's ``chromium`` (``make test`` installs it); without it every test here skips.
@@ -61,6 +67,21 @@ def store_dir(tmp_path_factory) -> Path:
     return folder
 
 
+def _run_server(app, port: int):
+    """uvicorn serving ``app`` on 127.0.0.1:port in a thread, once it has started."""
+    from boardai.ui.web.app import WS_TRANSPORT_MAX
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                            ws_max_size=WS_TRANSPORT_MAX)
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, name="web-test-server", daemon=True)
+    thread.start()
+    while not srv.started:                  # it starts, or its thread ends with an error
+        if not thread.is_alive():
+            pytest.fail("the web server did not start")
+        time.sleep(0.05)
+    return srv, thread
+
+
 @pytest.fixture(scope="module")
 def server(store_dir):
     """The page's server on a free port; yields its base URL.  The solvers are compiled first
@@ -74,19 +95,10 @@ def server(store_dir):
         make_engine("solver").analyse(get_game(game).new_board(size), Limit(time=600))
     port = _free_port()
     app = create_app(store=store_dir / "arena.sqlite")
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            ws_max_size=16 * 1024)
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, name="web-test-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 120
-    while not srv.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            pytest.fail("the web server did not start")
-        time.sleep(0.05)
+    srv, thread = _run_server(app, port)
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
-    thread.join(timeout=20)
+    thread.join()
 
 
 @pytest.fixture(scope="module")
@@ -481,3 +493,147 @@ def test_the_swap_rule_has_a_button(page):
     assert page.locator("#board .stone.white").count() == 1
     assert page.locator("#board .stone.black").count() == 0
     assert page.locator("#extra-moves button").count() == 0
+
+
+# ------------------------------------------------------------------------------ other origins
+HOSTILE_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>another site</title></head><body>
+<iframe name="sink" id="sink"></iframe>
+<form id="form" method="POST" enctype="text/plain" target="sink">
+  <input id="field" type="hidden"></form>
+<script>
+window.results = {};
+window.done = false;
+function socket(url, protocols) {
+  return new Promise(resolve => {
+    const events = [];
+    const ws = new WebSocket(url, protocols);
+    ws.onopen = () => events.push("open");
+    ws.onmessage = () => events.push("message");
+    ws.onerror = () => events.push("error");
+    ws.onclose = () => { events.push("close"); resolve(events.join(",")); };
+  });
+}
+async function attack(target, gid, token, proof) {
+  const body = JSON.stringify({game: "hex", size: 5, black: "gtp:touch " + proof, white: "human"});
+  const r = window.results;
+  try {                    // the issue's proof: a simple request, no preflight
+    await fetch(target + "/api/games", {method: "POST", mode: "no-cors",
+      headers: {"Content-Type": "text/plain"}, body});
+    r.nocors = "sent";
+  } catch (e) { r.nocors = "failed " + e; }
+  try {                    // even with the token (had it leaked): the preflight is refused
+    const resp = await fetch(target + "/api/games", {method: "POST",
+      headers: {"Content-Type": "application/json", "X-Boardai-Token": token}, body});
+    r.cors = "status " + resp.status;
+  } catch (e) { r.cors = "blocked"; }
+  try {                    // reading a game
+    const resp = await fetch(target + "/api/games/" + gid);
+    r.read = "read " + (await resp.text());
+  } catch (e) { r.read = "blocked"; }
+  const ws = target.replace("http:", "ws:") + "/api/games/" + gid + "/ws";
+  r.ws = await socket(ws, ["boardai"]);
+  r.wsToken = await socket(ws, ["boardai", "boardai-token." + token]);
+  r.wsQuery = await socket(ws + "?token=" + token, []);
+  await new Promise(resolve => {      // a form post whose text/plain body is the JSON
+    const sink = document.getElementById("sink");
+    sink.onload = () => resolve();
+    const form = document.getElementById("form");
+    form.action = target + "/api/games";
+    const field = document.getElementById("field");
+    field.name = body.slice(0, -2) + " x";       // ... "gtp:touch PROOF x" + "=" + "y\"}"
+    field.value = 'y"}';
+    form.submit();
+  });
+  r.form = "submitted";
+  window.done = true;
+}
+</script></body></html>
+"""
+
+
+@pytest.fixture(scope="module")
+def open_server(tmp_path_factory):
+    """A server that may start programs (the worst case) and notes every request it is sent:
+    yields (base URL, app, the requests seen)."""
+    from starlette.datastructures import Headers
+
+    from boardai.ui.web.app import create_app
+    app = create_app(store=tmp_path_factory.mktemp("open") / "arena.sqlite",
+                     allow_programs=True)
+    seen: list[tuple[str, str, str, str | None]] = []
+
+    async def noting(scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            seen.append((scope["type"], scope.get("method", "GET"), scope["path"],
+                         Headers(scope=scope).get("origin")))
+        await app(scope, receive, send)
+
+    port = _free_port()
+    srv, thread = _run_server(noting, port)
+    yield f"http://127.0.0.1:{port}", app, seen
+    srv.should_exit = True
+    thread.join()
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory):
+    """Another web site: a plain HTTP server on another port of this machine serving
+    HOSTILE_PAGE; yields its port."""
+    import functools
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+    folder = tmp_path_factory.mktemp("hostile")
+    (folder / "index.html").write_text(HOSTILE_PAGE, encoding="utf-8")
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0),
+                                functools.partial(Quiet, directory=str(folder)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield httpd.server_address[1]
+    httpd.shutdown()
+    thread.join()
+
+
+@pytest.mark.parametrize("site_host", ["127.0.0.1", "localhost"])
+def test_pages_of_other_origins_cannot_drive_the_server(browser, open_server, hostile_site,
+                                                        site_host, tmp_path):
+    target, app, seen = open_server
+    sessions = app.state.sessions
+    game = sessions.new_game({"game": "hex", "size": "3", "black": "human", "white": "human"})
+    before = set(sessions.games)
+    proof = tmp_path / "PROOF"
+    site = f"http://{site_host}:{hostile_site}"
+    seen.clear()
+    context = browser.new_context()
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    pg.goto(site + "/index.html")
+    pg.evaluate("([t, g, k, p]) => { attack(t, g, k, p); }",
+                [target, game.id, app.state.token, str(proof)])
+    pg.wait_for_function("() => window.done")
+    results = pg.evaluate("() => window.results")
+    context.close()
+    # the browser sent them: the server saw the posts and the sockets from the other origin
+    posts = [s for s in seen if s[1] == "POST" and s[2] == "/api/games"]
+    assert len(posts) >= 2 and all(s[3] == site for s in posts), seen
+    sockets = [s for s in seen if s[0] == "websocket"]
+    assert len(sockets) == 3 and all(s[3] == site for s in sockets), seen
+    # ... and refused every one
+    assert results["nocors"] == "sent" and results["form"] == "submitted"
+    assert results["cors"] == "blocked" and results["read"] == "blocked", results
+    for key in ("ws", "wsToken", "wsQuery"):
+        events = results[key].split(",")
+        assert "close" in events and "open" not in events and "message" not in events, results
+    assert set(sessions.games) == before
+    assert not proof.exists()
+    # the server's own page, from its own origin, works with the same server
+    pg = browser.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    pg.goto(target + "/")
+    pg.wait_for_selector("body[data-ready]")
+    sync_api.expect(pg.locator("#connection")).to_have_text("live")
+    pg.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+import re
 import sys
 
 import click
@@ -9,10 +11,32 @@ import click
 from boardai.cli.common import CONTEXT, Fail
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+HOST_NAME = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+                       r"(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$")
+TOKEN_TEXT = re.compile(r"^[A-Za-z0-9_-]{16,200}$")
+
+
+def check_host(ctx, param, value: str) -> str:
+    """--host: an IPv4 or IPv6 address or a host name (letters, digits, '-' and dots)."""
+    try:
+        ipaddress.ip_address(value)
+        return value
+    except ValueError:
+        pass
+    if not HOST_NAME.match(value) or value.replace(".", "").isdigit():
+        raise click.BadParameter(f"{value[:60]!r} is not an address: give an IP address "
+                                 "(127.0.0.1, ::1, 0.0.0.0) or a host name (localhost)")
+    return value
+
+
+def check_token(ctx, param, value: str | None) -> str | None:
+    if value is not None and not TOKEN_TEXT.match(value):
+        raise click.BadParameter("a token is 16 to 200 letters, digits, '-' or '_'")
+    return value
 
 
 @click.command(context_settings=CONTEXT)
-@click.option("--host", default="127.0.0.1", show_default=True,
+@click.option("--host", default="127.0.0.1", show_default=True, callback=check_host,
               help="Address to listen on; anything but this machine's loopback is warned about.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port).")
@@ -25,10 +49,17 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 @click.option("--allow-programs", is_flag=True,
               help="Let the page seat engines that run or read files of this machine "
                    "(gtp:CMD, strategy:PATH, nn:model=PATH, policy:model=PATH).")
-def serve(host, port, open_browser, store, store_dir, allow_programs) -> None:
+@click.option("--token", callback=check_token, metavar="TEXT",
+              help="The token API calls must carry in X-Boardai-Token (16..200 letters, digits, "
+                   "'-', '_'); default: a new random one, printed at start-up.")
+def serve(host, port, open_browser, store, store_dir, allow_programs, token) -> None:
     """Serve the web page: play Hex, Connect Four and the other games against any engine,
     watch engines think (heat map, principal variation, win-rate graph), solve positions,
     browse arena results.  Everything is local: the page needs no network.
+
+    Games are recorded after every move in $BOARDAI_HOME/games (as play records them); the
+    games the server was playing when it stopped are played on at the next start.  Scripts
+    call the API with the token printed at start-up (docs/web.md).
 
     \b
     Examples:
@@ -46,9 +77,13 @@ def serve(host, port, open_browser, store, store_dir, allow_programs) -> None:
     if host not in LOCAL_HOSTS:
         click.echo(f"warning: listening on {host}: other machines can reach this server and its "
                    "engines; use the default 127.0.0.1 unless you mean it", err=True)
+    from boardai.ui.terminal import default_record_path
+    from boardai.ui.web.app import WS_TRANSPORT_MAX
     sys.setswitchinterval(0.001)    # the event loop waits less for the GIL behind search threads
-    app = create_app(store=store, store_dir=store_dir, allow_programs=allow_programs, host=host)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=16 * 1024)
+    app = create_app(store=store, store_dir=store_dir, allow_programs=allow_programs, host=host,
+                     token=token, games_dir=default_record_path("x").parent)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                            ws_max_size=WS_TRANSPORT_MAX)
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
 
@@ -62,6 +97,7 @@ def serve(host, port, open_browser, store, store_dir, allow_programs) -> None:
                 bound = sock.getsockname()[1]
         url = f"http://{shown}:{bound}/"
         click.echo(f"boardai serves {url}  (Ctrl-C stops)")
+        click.echo(f"token for scripts (X-Boardai-Token): {app.state.token}")
         if open_browser:
             import webbrowser
             webbrowser.open(url)

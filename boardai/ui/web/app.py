@@ -2,10 +2,15 @@
 static page in ``static/``.  ``create_app()`` builds it; ``boardai serve`` runs it on uvicorn.
 
 Every route answers JSON; a refused request is HTTP 4xx with ``{"error": ...}`` naming what is
-accepted and changes nothing.  Bodies and websocket messages are size-limited; no route takes a
-file path (stores are chosen by name inside the store folder); requests must name this machine
-in their Host header (a web page elsewhere cannot reach the server through DNS tricks).  The
-API is listed in ``docs/web.md``.
+accepted and changes nothing (unknown addresses, wrong methods and refused hosts included).
+Bodies and websocket messages are size-limited; no route takes a file path (stores are chosen by
+name inside the store folder).  ``Guard`` stands in front of every route: requests must name this
+machine in their Host header (a web page elsewhere cannot reach the server through DNS tricks),
+and every API call and websocket must carry the server's token (``X-Boardai-Token``; the page
+gets it inside ``index.html``, which other web sites cannot read), come from the server's own
+origin when it names one (``Origin``, ``Sec-Fetch-Site``) and send JSON bodies as
+``application/json`` -- so no other web page, not even one on another port of this machine,
+can create games, start programs or read a game.  The API is listed in ``docs/web.md``.
 """
 
 from __future__ import annotations
@@ -14,14 +19,17 @@ import asyncio
 import contextlib
 import json
 import re
+import secrets
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -30,12 +38,20 @@ from boardai import __version__
 from boardai.arena.store import Store, StoreError
 from boardai.engines.registry import all_engines, engine_options
 from boardai.games import all_games
-from boardai.ui.web.sessions import NotFound, Sessions, WebError
+from boardai.ui.web.sessions import Full, NotFound, Sessions, WebError
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 64 * 1024
 MAX_SGF_BODY = 1024 * 1024
 MAX_WS_MESSAGE = 16 * 1024
+WS_TRANSPORT_MAX = 1024 * 1024    # uvicorn's frame limit: far above MAX_WS_MESSAGE, answered below
+TOKEN_HEADER = "x-boardai-token"
+TOKEN_PROTOCOL = "boardai-token."  # websocket subprotocol carrying the token (browsers set no headers)
+WS_PROTOCOL = "boardai"
+TOKEN_TEXT = re.compile(r"^[A-Za-z0-9_-]{16,200}$")
+LOCAL_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]", "testserver"]
+JSON_TYPES = ("application/json",)
+SGF_TYPES = ("application/json", "application/x-go-sgf")
 STORE_SUFFIXES = (".sqlite", ".sqlite3", ".db")
 STORE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,120}$")
 
@@ -45,8 +61,94 @@ class TooLarge(WebError):
 
 
 def _error(exc: Exception) -> JSONResponse:
-    status = 404 if isinstance(exc, NotFound) else 413 if isinstance(exc, TooLarge) else 400
+    status = 404 if isinstance(exc, NotFound) else 413 if isinstance(exc, TooLarge) else \
+        409 if isinstance(exc, Full) else 400
     return JSONResponse({"error": str(exc)}, status_code=status)
+
+
+def _host_name(host_header: str) -> str:
+    """The name in a Host header without its port (``[::1]:8000`` -> ``[::1]``)."""
+    host = host_header.strip().lower()
+    if host.startswith("["):
+        return host[:host.find("]") + 1] if "]" in host else host
+    return host.split(":", 1)[0]
+
+
+class Guard:
+    """ASGI middleware in front of every route (see the module's docstring): the Host header,
+    then for the API and its websockets the origin, the token and the body's type.  A refused
+    HTTP request is answered ``{"error": ...}`` (400 bad Host, 403 other origin or no token, 415
+    not JSON); a refused websocket is turned down before it is accepted, with the same JSON
+    answer as its HTTP response."""
+
+    def __init__(self, app, hosts: list[str], token: str):
+        self.app = app
+        self.hosts = hosts
+        self.token = token
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        refusal = self.refusal(scope, Headers(scope=scope))
+        if refusal is None:
+            await self.app(scope, receive, send)
+            return
+        status, text = refusal
+        response = JSONResponse({"error": text}, status_code=status)
+        if scope["type"] == "http":
+            await response(scope, receive, send)
+            return
+        await receive()                                 # the websocket.connect message
+        if "websocket.http.response" in scope.get("extensions", {}):
+            await response(scope, receive, send)
+        else:
+            await send({"type": "websocket.close", "code": 4403, "reason": text[:120]})
+
+    def _token_of(self, scope, headers: Headers) -> str | None:
+        given = headers.get(TOKEN_HEADER)
+        if given is None and scope["type"] == "websocket":
+            for proto in scope.get("subprotocols") or ():
+                if proto.startswith(TOKEN_PROTOCOL):
+                    given = proto[len(TOKEN_PROTOCOL):]
+            if given is None:
+                query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+                given = (query.get("token") or [None])[0]
+        return given
+
+    def refusal(self, scope, headers: Headers) -> tuple[int, str] | None:
+        host_header = headers.get("host", "")
+        if "*" not in self.hosts and _host_name(host_header) not in self.hosts:
+            return 400, (f"this server answers requests for {', '.join(self.hosts[:3])} only, "
+                         f"not {host_header[:80]!r}")
+        path = scope.get("path", "")
+        if scope["type"] == "http" and not (path == "/api" or path.startswith("/api/")):
+            return None                     # the page and its files: public, read-only
+        site = headers.get("sec-fetch-site")
+        if site in ("cross-site", "same-site"):
+            return 403, ("requests from other web sites are refused: use this server's own page "
+                         "or call the API from a script with the token")
+        origin = headers.get("origin")
+        if origin is not None:
+            scheme = {"https": "https", "wss": "https"}.get(scope.get("scheme", "http"), "http")
+            own = f"{scheme}://{host_header}".lower()
+            if origin.lower() != own:
+                return 403, (f"requests from another origin ({origin[:80]}) are refused: only "
+                             f"this server's own page ({own}) may call the API")
+        given = self._token_of(scope, headers)
+        if given is None or not secrets.compare_digest(given.encode("utf-8", "replace"),
+                                                       self.token.encode()):
+            return 403, ("the API needs this server's token in the X-Boardai-Token header "
+                         "(boardai serve prints it at start-up; see docs/web.md)")
+        if scope["type"] == "http" and scope.get("method") in ("POST", "PUT", "PATCH", "DELETE"):
+            kind = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+            has_body = headers.get("content-length", "0").strip() not in ("", "0") \
+                or "transfer-encoding" in headers
+            accepted = SGF_TYPES if path == "/api/sgf" else JSON_TYPES
+            if (has_body or kind) and kind not in accepted:
+                return 415, (f"send the body as {' or '.join(accepted)} (Content-Type), not "
+                             f"{kind or 'without a type'}")
+        return None
 
 
 async def _body(request: Request, limit: int = MAX_BODY) -> bytes:
@@ -106,18 +208,31 @@ class StoreFolder:
         self.folder = folder.resolve()
         self.default = default
 
+    def _usable(self, name: str) -> Path | None:
+        """The file a store name stands for, if the page may open it: a well-formed name of a
+        regular file that is (after links are followed) in the store folder itself.  The one
+        rule for listing and for opening, so every listed store opens."""
+        if not STORE_NAME.match(name) or not name.endswith(STORE_SUFFIXES):
+            return None
+        try:
+            path = (self.folder / name).resolve()
+            if path.parent != self.folder or not path.is_file():
+                return None
+        except OSError:
+            return None
+        return path
+
     def names(self) -> list[str]:
         if not self.folder.is_dir():
             return []
-        return sorted(p.name for p in self.folder.iterdir()
-                      if p.is_file() and p.suffix in STORE_SUFFIXES and STORE_NAME.match(p.name))
+        return sorted(p.name for p in self.folder.iterdir() if self._usable(p.name) is not None)
 
     def path(self, name: str) -> Path:
         if not STORE_NAME.match(name) or not name.endswith(STORE_SUFFIXES):
             raise WebError(f"a store is a file name ending in {', '.join(STORE_SUFFIXES)} from "
                            "/api/stores, not a path")
-        path = (self.folder / name).resolve()
-        if path.parent != self.folder or name not in self.names():
+        path = self._usable(name)
+        if path is None:
             raise NotFound(f"no store {name!r} in the store folder (see /api/stores)")
         return path
 
@@ -164,13 +279,23 @@ def _stored_games(store: Store, match: str | None) -> list[dict]:
 
 def create_app(store: str | Path | None = None, store_dir: str | Path | None = None,
                allow_programs: bool = False, host: str = "127.0.0.1",
-               max_games: int = 64) -> Starlette:
+               max_games: int = 64, token: str | None = None,
+               games_dir: str | Path | None = None) -> Starlette:
     """The ASGI app.  ``store``: the default arena store (its folder is the store folder unless
-    ``store_dir`` is given); ``allow_programs``: seat ``gtp:``/``strategy:`` engines."""
+    ``store_dir`` is given); ``allow_programs``: seat ``gtp:``/``strategy:`` engines;
+    ``token``: what API calls must carry (default: a new random one, ``app.state.token``);
+    ``games_dir``: where games are recorded after every move and restored from at start-up
+    (None: not recorded)."""
     from boardai.arena.match import default_store_path
     default = Path(store).expanduser() if store else default_store_path()
     folder = StoreFolder(Path(store_dir).expanduser() if store_dir else default.parent, default)
-    sessions = Sessions(allow_programs=allow_programs, max_games=max_games)
+    if token is None:
+        token = secrets.token_urlsafe(32)
+    elif not TOKEN_TEXT.match(token):
+        raise ValueError("a token is 16 to 200 letters, digits, '-' or '_'")
+    sessions = Sessions(allow_programs=allow_programs, max_games=max_games,
+                        games_dir=Path(games_dir).expanduser() if games_dir else None)
+    page = (STATIC / "index.html").read_text(encoding="utf-8").replace("{{BOARDAI_TOKEN}}", token)
 
     def api(handler):
         async def endpoint(request: Request) -> Response:
@@ -216,7 +341,7 @@ def create_app(store: str | Path | None = None, store_dir: str | Path | None = N
         if unknown:
             raise WebError(f"unknown field(s) {', '.join(unknown)}: a move is "
                            '{"move": "c3"} or {"x": 2, "y": 0}')
-        session.human_move(body.get("move"), body.get("x"), body.get("y"))
+        session.human_move(*_move_args(body))
         return JSONResponse(session.state())
 
     async def undo(request: Request) -> Response:
@@ -308,11 +433,17 @@ def create_app(store: str | Path | None = None, store_dir: str | Path | None = N
         return JSONResponse(session.state(), status_code=201)
 
     async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+        # the page carries the token; other sites can neither read it nor frame the page
+        return Response(page, media_type="text/html", headers={
+            "Cache-Control": "no-store", "X-Frame-Options": "DENY",
+            "Content-Security-Policy": "frame-ancestors 'none'",
+            "Referrer-Policy": "no-referrer"})
 
     async def socket(ws: WebSocket) -> None:
         gid = ws.path_params["gid"]
-        await ws.accept()
+        offered = list(ws.scope.get("subprotocols") or ())
+        chosen = WS_PROTOCOL if WS_PROTOCOL in offered else (offered[0] if offered else None)
+        await ws.accept(subprotocol=chosen)
         session = sessions.games.get(gid)
         if session is None:
             await ws.send_json({"type": "error", "error": f"no game {gid!r}"})
@@ -333,8 +464,15 @@ def create_app(store: str | Path | None = None, store_dir: str | Path | None = N
         sender = asyncio.create_task(send())
         try:
             while True:
-                text = await ws.receive_text()
-                reply = await _ws_op(session, text)
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    reply: dict | None = {"type": "error", "error": "a message is JSON text "
+                                          'such as {"op": "move", "move": "c3"}, not bytes'}
+                else:
+                    reply = await _ws_op(session, text)
                 if reply is not None:
                     queue.put_nowait(reply)
         except WebSocketDisconnect:
@@ -350,6 +488,7 @@ def create_app(store: str | Path | None = None, store_dir: str | Path | None = N
     @contextlib.asynccontextmanager
     async def lifespan(app):
         sessions.bind(asyncio.get_running_loop())
+        sessions.restore()
         try:
             yield
         finally:
@@ -379,14 +518,42 @@ def create_app(store: str | Path | None = None, store_dir: str | Path | None = N
         WebSocketRoute("/api/games/{gid}/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    hosts = ["127.0.0.1", "localhost", "::1", "[::1]", "testserver"]
+    hosts = list(LOCAL_NAMES)
     if host not in ("127.0.0.1", "localhost", "::1"):
         hosts = ["*"]          # listening elsewhere on purpose: any name may reach it
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)])
+                    middleware=[Middleware(Guard, hosts=hosts, token=token)],
+                    exception_handlers={HTTPException: _http_error, Exception: _server_error})
     app.state.sessions = sessions
     app.state.stores = folder
+    app.state.token = token
     return app
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no such route, a method a route does not take) as our JSON."""
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 404:
+        text = f"no such address: {request.url.path[:200]} (the API is listed in docs/web.md)"
+    elif exc.status_code == 405:
+        allowed = (exc.headers or {}).get("Allow", "")
+        text = f"{request.method[:20]} is not accepted here" + (f": use {allowed}" if allowed
+                                                               else "")
+    else:
+        text = str(exc.detail)
+    return JSONResponse({"error": text}, status_code=exc.status_code, headers=exc.headers)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": f"the server failed: {type(exc).__name__}: {exc}"[:500]},
+                        status_code=500)
+
+
+def _move_args(data: dict) -> tuple[Any, Any, Any]:
+    """A move's name or spot from a request; both at once is refused (which one counts?)."""
+    if "move" in data and ("x" in data or "y" in data):
+        raise WebError('a move is named one way: {"move": "c3"} or {"x": 2, "y": 0}, not both')
+    return data.get("move"), data.get("x"), data.get("y")
 
 
 async def _ws_op(session, text: str) -> dict | None:
@@ -403,7 +570,7 @@ async def _ws_op(session, text: str) -> dict | None:
     op = data["op"]
     try:
         if op == "move":
-            session.human_move(data.get("move"), data.get("x"), data.get("y"))
+            session.human_move(*_move_args(data))
         elif op == "undo":
             session.undo()
         elif op == "resign":

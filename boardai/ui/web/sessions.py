@@ -11,17 +11,27 @@ receives a stale move.
 
 Listeners (one ``asyncio.Queue`` per open websocket) receive every message; a slow listener's
 oldest messages are dropped, never the game.
+
+With a games folder (``boardai serve`` uses ``$BOARDAI_HOME/games``, where ``play`` records
+too), every game is recorded after every change, as ``play`` records its games, in
+``<date>-<time>-<game>-web-<id>.sgf``; the root's ``WEB`` property says whether the game is
+``live``, ``over`` or was ``closed`` on the page (``WID``: its id, ``WTM``: the engines' seconds
+per move).  At start-up the live ones -- games the server was playing when it stopped or was
+killed -- are played on again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime as _dt
 import itertools
 import os
 import random
+import re
 import threading
 import time
 from collections import OrderedDict
+from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -38,7 +48,8 @@ MAX_ANALYSIS_TIME = 600.0
 MAX_REVIEW_TIME = 30.0            # per position
 SOLVE_TIME = 5.0
 ENGINE_MEMORY_MB = 128           # engines with a memory option get this unless their spec says
-MAX_GAMES = 64                   # live games; the oldest idle one is closed beyond it
+MAX_GAMES = 64                   # live games; a new one beyond it is refused
+WEB_RECORD = "-web-"             # in the names of the records of the server's games
 MAX_LISTENER_BACKLOG = 200       # messages queued for one websocket before old ones are dropped
 INFO_EVERY = 0.25                # seconds between analysis messages of one search
 
@@ -49,6 +60,10 @@ class WebError(ValueError):
 
 class NotFound(WebError):
     """No such game, store or stored game (HTTP 404)."""
+
+
+class Full(WebError):
+    """The server already keeps as many live games as it may (HTTP 409)."""
 
 
 def _colour_name(c: Color) -> str:
@@ -151,6 +166,7 @@ class GameSession:
         self.listeners: set[asyncio.Queue] = set()
         self.last_used = time.monotonic()
         self.closed = False
+        self.record_path: Path | None = None    # where the game is recorded (None: not)
 
     # --- facts ----------------------------------------------------------------------------
     @property
@@ -228,11 +244,31 @@ class GameSession:
         self.publish({"type": "state", "state": self.state()})
 
     def _changed(self) -> None:
-        """The position changed: stale searches are cancelled, engines move, analysis follows."""
+        """The position changed: recorded, stale searches cancelled, engines move, analysis
+        follows."""
         self.generation += 1
         self.last_used = time.monotonic()
+        self.save_record()
         self._cancel_search()
         self._after_change()
+
+    def save_record(self, status: str | None = None) -> None:
+        """Write the game's record (atomically) if it has a file: ``status`` is ``WEB``'s value,
+        by default ``over`` or ``live``.  A record that cannot be written is said on the page
+        and not tried again; the game goes on."""
+        if self.record_path is None:
+            return
+        rec = self._game_record()
+        rec.extra.update({"WEB": status or ("over" if self.over else "live"), "WID": self.id,
+                          "WTM": f"{self.move_time:g}"})
+        if self.fault is not None:
+            rec.extra["C"] = self.fault
+        try:
+            self.record_path.parent.mkdir(parents=True, exist_ok=True)
+            records.save(rec, self.record_path)
+        except (records.RecordError, OSError) as exc:
+            self.message = f"the game is no longer recorded: {exc}"
+            self.record_path = None
 
     def _after_change(self) -> None:
         if not self.over and not self.seat_to_move().human:
@@ -390,6 +426,7 @@ class GameSession:
                     self.fault = f"{mover} ({seat.spec}) played an illegal move: {exc}"
                     self.message = self.fault
                     self.generation += 1
+                    self.save_record()
                     self.publish_state()
                     return
                 rate = None
@@ -409,6 +446,7 @@ class GameSession:
             self.fault = f"{mover}'s engine {seat.spec} failed: {exc}; {mover.other} wins"
             self.message = self.fault
             self.generation += 1
+            self.save_record()
             self.publish_state()
 
         self._run(search, work, done, failed)
@@ -548,13 +586,16 @@ class GameSession:
             self.publish(answer)
         return answer
 
-    def sgf(self) -> str:
+    def _game_record(self) -> records.GameRecord:
         rec = records.GameRecord.from_board(self.board, black=self.seats[0].spec,
                                             white=self.seats[1].spec)
         if self.resigned is not None and not self.board.is_game_over():
             rec.result = f"{self.resigned.other.letter}+"
             rec.resigned = self.resigned.letter
-        return records.dumps(rec)
+        return rec
+
+    def sgf(self) -> str:
+        return records.dumps(self._game_record())
 
     def close(self) -> None:
         """Stop the search, release the engines (their hooks point back at this session: the
@@ -636,9 +677,10 @@ class Sessions:
     """Every live game of the server, by id; the thread pool searches run in."""
 
     def __init__(self, allow_programs: bool = False, max_games: int = MAX_GAMES,
-                 threads: int = MAX_GAMES):
+                 threads: int = MAX_GAMES, games_dir: Path | None = None):
         self.allow_programs = allow_programs
         self.max_games = max_games
+        self.games_dir = games_dir
         self.games: OrderedDict[str, GameSession] = OrderedDict()
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="boardai-search",
                                        initializer=_lower_priority)
@@ -659,15 +701,89 @@ class Sessions:
         session.last_used = time.monotonic()
         return session
 
-    def _add(self, board: Board, seats: tuple[Seat, Seat], move_time: float) -> GameSession:
-        while len(self.games) >= self.max_games:
-            oldest = min(self.games.values(), key=lambda s: s.last_used)
-            self.close(oldest.id)
-        gid = f"g{next(self._ids)}"
+    def _add(self, board: Board, seats: tuple[Seat, Seat], move_time: float,
+             gid: str | None = None, record_path: Path | None = None) -> GameSession:
+        if len(self.games) >= self.max_games:
+            for seat in seats:
+                if seat.engine is not None:
+                    seat.engine.close()
+            raise Full(f"this server keeps at most {self.max_games} live games: close one "
+                       "(DELETE /api/games/ID) before starting another")
+        gid = gid or f"g{next(self._ids)}"
         session = GameSession(gid, board, seats, move_time, self)
         self.games[gid] = session
+        if record_path is not None:
+            session.record_path = record_path
+        elif self.games_dir is not None:
+            session.record_path = self._new_record_path(board.game_name, gid)
+            session.save_record()
         session._after_change()
         return session
+
+    def _new_record_path(self, game: str, gid: str) -> Path:
+        """A file name no record has yet: ``<date>-<time>-<game>-web-<id>.sgf``."""
+        assert self.games_dir is not None
+        stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        path = self.games_dir / f"{stamp}-{game}{WEB_RECORD}{gid}.sgf"
+        n = 2
+        while path.exists():
+            path = self.games_dir / f"{stamp}-{game}{WEB_RECORD}{gid}-{n}.sgf"
+            n += 1
+        return path
+
+    def restore(self) -> list[GameSession]:
+        """Play on the games the server was playing when it last stopped: the records in the
+        games folder still ``live`` (unfinished, not closed), newest last, at most half the
+        games the server keeps.  A seat whose engine this server may not start (a program
+        without --allow-programs) becomes human, and the game's message says so.  Unreadable
+        records are left alone."""
+        if self.games_dir is None or not self.games_dir.is_dir():
+            return []
+        found: list[tuple[float, Path, records.GameRecord, Board]] = []
+        for path in self.games_dir.glob(f"*{WEB_RECORD}*.sgf"):
+            try:
+                rec = records.load(path)
+                if rec.extra.get("WEB") != "live" or rec.result:
+                    continue
+                board = rec.to_board()
+                found.append((path.stat().st_mtime, path, rec, board))
+            except (records.RecordError, ValueError, OSError):
+                continue
+        found = sorted((f for f in found if not f[3].is_game_over()),
+                       key=lambda f: (f[0], f[1].name))[-(self.max_games // 2):]
+        taken = {int(r.extra["WID"][1:]) for _, _, r, _ in found
+                 if re.fullmatch(r"g[0-9]{1,9}", r.extra.get("WID", ""))}
+        self._ids = itertools.count(max(taken, default=0) + 1)
+        restored = []
+        for _, path, rec, board in found:
+            wid = rec.extra.get("WID", "")
+            gid = wid if re.fullmatch(r"g[0-9]{1,9}", wid) and wid not in self.games else None
+            try:
+                move_time = check_seconds(float(rec.extra.get("WTM", "")), "time",
+                                          MAX_MOVE_TIME, DEFAULT_MOVE_TIME)
+            except (ValueError, WebError):
+                move_time = DEFAULT_MOVE_TIME
+            seats, notes = [], []
+            for colour, spec in (("Black", rec.black), ("White", rec.white)):
+                spec = (spec or "human").strip()
+                if spec.lower() == "human":
+                    seats.append(Seat("human"))
+                    continue
+                try:
+                    seats.append(Seat(spec, build_engine(spec, self.allow_programs)))
+                except WebError as exc:
+                    seats.append(Seat("human"))
+                    notes.append(f"{colour}'s engine {spec} cannot be started here ({exc}): "
+                                 "a human plays it")
+            try:
+                session = self._add(board, (seats[0], seats[1]), move_time, gid=gid,
+                                    record_path=path)
+            except Full:
+                break
+            session.message = "; ".join(notes) or (
+                f"played on after the server restarted ({board.ply} moves)")
+            restored.append(session)
+        return restored
 
     def new_game(self, body: dict) -> GameSession:
         """A game from the new-game form (see docs/web.md); WebError naming what is wrong."""
@@ -735,14 +851,18 @@ class Sessions:
     def from_board(self, board: Board) -> GameSession:
         return self._add(board, (Seat("human"), Seat("human")), DEFAULT_MOVE_TIME)
 
-    def close(self, gid: str) -> None:
+    def close(self, gid: str, keep: bool = False) -> None:
+        """Close a game; its record (if any) is marked ``closed`` unless ``keep`` (the server
+        stopping: the game is played on at the next start)."""
         session = self.games.pop(gid, None)
         if session is None:
             raise NotFound(f"no game {gid!r}")
+        if not keep and not session.over:
+            session.save_record("closed")
         session.close()
         _return_memory()
 
     def shutdown(self) -> None:
         for gid in list(self.games):
-            self.close(gid)
+            self.close(gid, keep=True)
         self.pool.shutdown(wait=False, cancel_futures=True)

@@ -77,17 +77,18 @@ function capital(text) {
 
 class ApiError extends Error {}
 
+/** The server's token (in the page it served): every API call and websocket carries it. */
+function apiToken() {
+  const meta = document.querySelector('meta[name="boardai-token"]');
+  return meta ? meta.content : "";
+}
+
 /** One API call: JSON in and out; a 4xx/5xx answer throws its `error` text. */
-async function api(method, path, body = undefined, rawText = false) {
-  const options = { method, headers: {} };
+async function api(method, path, body = undefined) {
+  const options = { method, headers: { "X-Boardai-Token": apiToken() }, credentials: "same-origin" };
   if (body !== undefined) {
-    if (rawText) {
-      options.body = body;
-      options.headers["Content-Type"] = "text/plain; charset=utf-8";
-    } else {
-      options.body = JSON.stringify(body);
-      options.headers["Content-Type"] = "application/json";
-    }
+    options.body = JSON.stringify(body);
+    options.headers["Content-Type"] = "application/json";
   }
   let response;
   try {
@@ -290,7 +291,8 @@ function connectSocket(gameId) {
   }
   app.wsGame = gameId;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(gameId)}/ws`);
+  const ws = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(gameId)}/ws`,
+                           ["boardai", `boardai-token.${apiToken()}`]);
   app.ws = ws;
   ws.onopen = () => setConnection(true);
   ws.onmessage = (event) => {
@@ -848,9 +850,7 @@ function renderHeader() {
   $("#game-title").textContent = `${s.title || s.game} ${s.size}${extras.length ? " · " + extras.join(" · ") : ""}`;
   $("#player-black").textContent = s.players?.black ?? "";
   $("#player-white").textContent = s.players?.white ?? "";
-  const link = $("#sgf-download");
-  link.href = `/api/games/${encodeURIComponent(s.id)}/sgf`;
-  link.setAttribute("download", `${s.game}-${s.id}.sgf`);
+  $("#sgf-download").setAttribute("download", `${s.game}-${s.id}.sgf`);
 }
 
 function renderStatus() {
@@ -1112,6 +1112,39 @@ async function solvePosition() {
 
 /* ---------------------------------------------------------------- SGF */
 
+/** The record as a download: fetched with the token (a plain link would carry none), then
+ *  saved from a blob under the link's file name. */
+async function downloadSgf(event) {
+  event.preventDefault();
+  if (!app.state) return;
+  const id = app.state.id;
+  const name = $("#sgf-download").getAttribute("download") || `${app.state.game}-${id}.sgf`;
+  await guarded(async () => {
+    let response;
+    try {
+      response = await fetch(`/api/games/${encodeURIComponent(id)}/sgf`,
+                             { headers: { "X-Boardai-Token": apiToken() }, credentials: "same-origin" });
+    } catch (err) {
+      throw new ApiError(`the server does not answer (${err.message})`);
+    }
+    if (!response.ok) {
+      let why = response.statusText;
+      try {
+        why = (await response.json()).error || why;
+      } catch (_) { /* not JSON: the status says it */ }
+      throw new ApiError(why);
+    }
+    const url = URL.createObjectURL(await response.blob());
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = name;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  });
+}
+
 async function uploadSgf(event) {
   const file = event.target.files && event.target.files[0];
   event.target.value = "";
@@ -1119,7 +1152,7 @@ async function uploadSgf(event) {
   clearMessage();
   await guarded(async () => {
     const text = await file.text();
-    const state = await api("POST", "/api/sgf", text, true);
+    const state = await api("POST", "/api/sgf", { sgf: text });
     await setGame(state);
     showMessage(`Opened ${file.name}`, "info");
   });
@@ -1362,7 +1395,7 @@ function wireControls() {
   $("#btn-review").addEventListener("click", reviewGame);
   $("#btn-solve").addEventListener("click", solvePosition);
   $("#sgf-upload").addEventListener("change", uploadSgf);
-  $("#sgf-download").addEventListener("click", (event) => { if (!app.state) event.preventDefault(); });
+  $("#sgf-download").addEventListener("click", downloadSgf);
   for (const button of document.querySelectorAll("#tabs [data-tab]")) {
     button.addEventListener("click", () => showTab(button.dataset.tab));
   }
