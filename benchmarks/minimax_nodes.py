@@ -1,5 +1,5 @@
-"""Nodes searched by minimax and alpha-beta at equal depth (seed 003's claim: same value, far
-fewer nodes), on fixed random positions; plus nodes per second.
+"""Nodes searched by minimax and alpha-beta at equal depth (the claim to check: the same value
+from far fewer nodes), on fixed random positions; plus nodes per second.
 
     python benchmarks/minimax_nodes.py [--positions 5] [--json]
 

@@ -170,17 +170,52 @@ def test_no_module_outside_a_game_folder_branches_on_a_game():
     assert offenders == []
 
 
-@pytest.mark.parametrize("function", [
-    "apply_move", "undo_move", "is_legal", "legal_moves", "playout", "playout_batch", "wins_if_played",
-    "winning_moves", "playout_policy", "evaluate", "move_prior", "playout_quality", "free_cells",
-    "position_symmetric", "symmetric_move", "fill_cells"])
-def test_every_dispatch_names_every_game_and_fails_loudly(function):
+def kernel_functions() -> dict[str, str]:
+    """{name: source} of every public function of games/kernel.py that reads the game id."""
     source = (PACKAGE / "games" / "kernel.py").read_text()
-    body = source.split(f"def {function}(", 1)[1].split("\n@njit", 1)[0]
+    return {node.name: ast.get_source_segment(source, node)
+            for node in ast.parse(source).body
+            if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")
+            and "[GAME]" in ast.get_source_segment(source, node)}
+
+
+DISPATCHES = kernel_functions()
+FILL_HOOKS = sorted(name for name, body in DISPATCHES.items() if "_not_fill_in()" in body)
+GAME_DISPATCHES = sorted(set(DISPATCHES) - set(FILL_HOOKS))
+
+
+def test_the_dispatch_list_is_read_from_the_kernel_and_complete():
+    assert {"apply_move", "undo_move", "is_legal", "legal_moves", "playout", "playout_batch",
+            "wins_if_played", "winning_moves", "playout_policy", "evaluate", "move_prior",
+            "move_weights", "playout_quality", "free_cells", "position_symmetric",
+            "symmetric_move", "fill_cells", "encode_planes"} <= set(GAME_DISPATCHES)
+    assert FILL_HOOKS == ["fill_connects", "fill_length", "fill_load", "fill_rank", "fill_set"]
+
+
+@pytest.mark.parametrize("function", GAME_DISPATCHES)
+def test_every_dispatch_names_every_game_and_fails_loudly(function):
+    body = DISPATCHES[function]
     assert len(KERNEL_IDS) == len(all_games())
     for game_id in KERNEL_IDS:
         assert game_id in body, f"{function} has no branch for {game_id}"
     assert "_unknown_game()" in body
+
+
+def fill_in_games() -> set[str]:
+    """The kernel ids whose ``fill_cells`` branch fills in (does not answer -1)."""
+    branches = re.findall(r"if g == (GAME_\w+):\s*\n\s*return ([^\n#]+)", DISPATCHES["fill_cells"])
+    assert {g for g, _ in branches} == KERNEL_IDS
+    return {g for g, answer in branches if answer.strip() != "-1"}
+
+
+@pytest.mark.parametrize("function", FILL_HOOKS)
+def test_every_fill_hook_serves_every_fill_in_game_and_refuses_the_others(function):
+    games = fill_in_games()
+    assert games == {"GAME_HEX"}
+    body = DISPATCHES[function]
+    for game_id in games:
+        assert game_id in body, f"{function} has no branch for the fill-in game {game_id}"
+    assert "_not_fill_in()" in body
 
 
 def test_an_unknown_game_id_raises_instead_of_playing_another_game():
