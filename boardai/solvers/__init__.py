@@ -1,12 +1,16 @@
 """Exact solvers and the books built with them, one folder per game (above ``games/``).
 
 ``hex/``: depth-first proof-number search with H-search virtual connections and inferior cells
-(boards up to 8x8), and the table of solved openings.  ``connect4/``: Pascal Pons'-style
-alpha-beta solver, the opening book and the line-by-line ``solve connect4`` logic.
+(boards of up to 128 cells, ``hex.bits.MAX_CELLS``), and the table of solved openings.
+``connect4/``: Pascal Pons'-style alpha-beta solver (boards with W*(H+1) <= 64 and no blocked
+cells), the opening book and the line-by-line ``solve connect4`` logic.
 
 ``for_game(name)`` gives the module that plays perfect moves for a game (what the ``solver``
-engine calls), or None when the game has no solver; it is the one place here that maps game
-names to solver folders.
+engine and ``mcts:solver=S`` call), or None when the game has no solver; it is the one place
+here that maps game names to solver folders.  Each such module has a ``Player`` class: built
+with the engine's options, ``Player.supports(board)`` says whether the solver takes the board
+and ``Player.move(board, budget, every_move)`` answers an ``Answer`` (``answer.py``: the move,
+exact scores, value) or None when the search does not finish within ``budget`` seconds.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-# game name -> the module with ``engine_play(board, seconds, every_move, options)``
+# game name -> the module with the game's ``Player`` (``supports``, ``move``)
 _PLAYERS = {"hex": "boardai.solvers.hex.player", "connect4": "boardai.solvers.connect4.player"}
 
 
