@@ -9,7 +9,6 @@ import click
 from boardai.cli.common import (
     CONTEXT, Fail, blocked_option, board_from_options, game_option, setup_text, size_option,
 )
-from boardai.games import game_of
 from boardai.engines.base import LIMIT_OPTIONS, EngineError, EngineUnavailable, Option
 
 
@@ -89,6 +88,8 @@ def analyse(game, size, blocked, seed, swap, moves, spec, seconds, sims, depth, 
     """
     from boardai.engines.base import Limit
     from boardai.engines.registry import make_engine
+    from boardai.games import game_of
+    from boardai.warmup import warm_engine
     board = board_from_options(game.lower(), size, blocked, swap, seed)
     try:
         board.push_many(moves)
@@ -101,6 +102,7 @@ def analyse(game, size, blocked, seed, swap, moves, spec, seconds, sims, depth, 
         engine.close()
         raise click.UsageError(f"the game is already over: {board.outcome()}")
     try:
+        warm_engine(engine, board)      # compiling (on a cold cache) is not thinking time
         result = engine.analyse(board, Limit(time=seconds, sims=sims, depth=depth))
     except (EngineError, MemoryError, ValueError) as exc:
         # an external engine that cannot start, dies or hangs; a table too big for memory; a

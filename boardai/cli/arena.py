@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from boardai.arena.match import MOVE_TIMEOUT
+from boardai.arena import MOVE_TIMEOUT
 from boardai.cli.analyse import OptionType
 from boardai.cli.common import CONTEXT, Fail, game_option
 from boardai.engines.base import EngineUnavailable

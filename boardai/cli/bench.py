@@ -276,7 +276,7 @@ def format_fuzz(reports: list, seed: int) -> str:
 @click.option("--target", type=click.Choice([*FUZZ_TARGETS, "all"]), default="all",
               show_default=True, help="gtp: the GTP server; records: records.loads (SGF); solve: "
               "the lines of `solve connect4` (Connect Four only).")
-@click.option("--game", type=click.Choice([*boardai.games.all_games(), "all"], case_sensitive=False),
+@click.option("--game", type=click.Choice([*boardai.games.GAME_NAMES, "all"], case_sensitive=False),
               default="all", show_default=True, help="The game of the servers and records.")
 @click.option("--lines", type=click.IntRange(1), default=None,
               help="Inputs per target and game (default 10000).")

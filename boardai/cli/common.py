@@ -8,7 +8,7 @@ import click
 
 import boardai.games
 
-GAME_CHOICE = click.Choice(list(boardai.games.all_games()), case_sensitive=False)
+GAME_CHOICE = click.Choice(list(boardai.games.GAME_NAMES), case_sensitive=False)
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
