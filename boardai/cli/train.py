@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from boardai.cli.common import CONTEXT, GAME_CHOICE, Fail
-from boardai.games import DEFAULT_GAME, all_games
+from boardai.games import DEFAULT_GAME
 
 
 class _TrainGroup(click.Group):
@@ -251,7 +251,7 @@ def patterns_cmd(stores, game, out, players, sizes, rounds, test_every, as_json)
       boardai train patterns selfplay9.sqlite --out boardai/data/hex_patterns.npz
       boardai play --white mcts:patterns=20
     """
-    from boardai.games import get_game
+    from boardai.games import all_games, get_game
     from boardai.train import patterns as tp
 
     described = get_game(game)

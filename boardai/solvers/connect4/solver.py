@@ -10,11 +10,11 @@ first ``SYM_PLIES`` stones.  Beyond Pons: while a node orders its moves it prefe
 children's table entries (table probes are random memory accesses, the search's bottleneck),
 and the negamax is a loop over an explicit stack that another thread can stop (``Solver.stop``).
 
-**Scores** (Pascal Pons' convention): 0 is a draw; a positive score means the side to move wins.  ``|score| =
-CEIL + 1 - (the winner's stones when the game ends)`` with ``CEIL = ceil(W*H/2)``: 22 − stones on
-7×6 (W·H/2 + 1 − stones on every even-area board), so a win with the last stone scores 1.  If
-``n`` stones are on the board and the side to move wins with its next stone, the score is
-``CEIL - n // 2``.
+**Scores** (Pascal Pons' convention): 0 is a draw; a positive score means the side to move
+wins.  ``|score| = CEIL + 1 - (the winner's stones when the game ends)`` with
+``CEIL = ceil(W*H/2)``: 22 − stones on 7×6 (W·H/2 + 1 − stones on every even-area board), so a
+win with the last stone scores 1.  If ``n`` stones are on the board and the side to move wins
+with its next stone, the score is ``CEIL - n // 2``.
 
 **Solver position** (derived from the kernel state, ``kernel.py`` draws the bit layout: column-major,
 H+1 bits per column, the top bit a pad)::
