@@ -77,6 +77,16 @@ SOURCES = {
     "slow": "GET { usleep(SLOW * 1000); return leftmost(N, top); } CLEAR",
     "slowright": "GET { usleep(SLOW * 1000); for (int y = N - 1; y >= 0; y--) if (top[y] > 0) "
                  "return new Point(top[y] - 1, y); return 0; } CLEAR",
+    # leftmost, but on its first move of a game writes FLOOD megabytes to stdout
+    "flood": r"""GET {
+        if (stones(M, N, board) < 2) {
+            static char line[1 << 16];
+            for (unsigned i = 0; i < sizeof line; i++) line[i] = i % 64 == 63 ? '\n' : 'x';
+            for (long i = 0; i < FLOOD * 16L; i++) fwrite(line, 1, sizeof line, stdout);
+            fflush(stdout);
+        }
+        return leftmost(N, top);
+    } CLEAR""",
     # the interface's mistakes
     "mangled": "Point* getPoint(int M, int N, const int* top, const int* board, int lastX, "
                "int lastY, int noX, int noY) { return leftmost(N, top); } CLEAR",
@@ -86,8 +96,8 @@ SOURCES = {
 }
 
 
-def build(folder: Path, *names: str, dump: Path | None = None, slow_ms: int = 100
-          ) -> dict[str, Path]:
+def build(folder: Path, *names: str, dump: Path | None = None, slow_ms: int = 100,
+          flood_mb: int = 100) -> dict[str, Path]:
     """Compile the strategies ``names`` into ``folder`` as ``NAME.so``; {name: path}."""
     gxx = shutil.which("g++")
     if gxx is None:
@@ -97,7 +107,8 @@ def build(folder: Path, *names: str, dump: Path | None = None, slow_ms: int = 10
     for name in names:
         src = folder / f"{name}.cpp"
         src.write_text(HEAD + SOURCES[name] + "\n")
-        defines = [f"-DDUMP=\"{dump or folder / 'dump.txt'}\"", f"-DSLOW={slow_ms}"]
+        defines = [f"-DDUMP=\"{dump or folder / 'dump.txt'}\"", f"-DSLOW={slow_ms}",
+                   f"-DFLOOD={flood_mb}"]
         procs[name] = subprocess.Popen(
             [gxx, "-shared", "-fPIC", "-O1", *defines, "-o", str(folder / f"{name}.tmp.so"),
              str(src)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

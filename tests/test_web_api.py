@@ -577,6 +577,43 @@ def test_a_web_game_survives_kill_9_of_the_server(tmp_path):
         proc.wait()
 
 
+def test_the_running_server_refuses_the_csrf_proof_and_answers_errors_as_json(tmp_path):
+    """``boardai serve`` itself (uvicorn's settings included), as curl would call it."""
+    httpx = pytest.importorskip("httpx2")
+    ws_client = pytest.importorskip("websockets.sync.client")
+    proc, url, token = _start_server(tmp_path)
+    try:
+        with httpx.Client(base_url=url) as http:
+            r = http.post("/api/games", content=PROOF_GAME,
+                          headers={"Origin": "http://evil.example", "Content-Type": "text/plain"})
+            assert r.status_code == 403 and "origin" in r.json()["error"]
+            r = http.post("/api/games", content=PROOF_GAME, headers={"Content-Type": "text/plain"})
+            assert r.status_code == 403 and "token" in r.json()["error"]
+            assert http.get("/api/games", headers={"X-Boardai-Token": token}).json() == []
+            r = http.get("/nowhere", headers={"X-Boardai-Token": token})
+            assert r.status_code == 404 and "no such address" in r.json()["error"]
+            r = http.get("/api/meta", headers={"Host": "evil.example"})
+            assert r.status_code == 400 and "evil.example" in r.json()["error"]
+            gid = http.post("/api/games", json={"game": "hex", "size": "3", "black": "human",
+                                                "white": "human"},
+                            headers={"X-Boardai-Token": token}).json()["id"]
+        ws_url = url.replace("http:", "ws:") + f"/api/games/{gid}/ws?token={token}"
+        with ws_client.connect(ws_url) as ws:
+            assert json.loads(ws.recv())["type"] == "state"
+            ws.send("x" * 100_000)                  # over the 16 KiB limit: answered
+            msg = json.loads(ws.recv())
+            assert msg["type"] == "error" and "16 KiB" in msg["error"]
+            ws.send(json.dumps({"op": "move", "move": "b2"}))
+            assert json.loads(ws.recv())["state"]["moves"][0]["name"] == "b2"
+        with pytest.raises(Exception) as refused_ws:        # another origin: not opened
+            with ws_client.connect(ws_url, origin="http://evil.example") as ws:
+                ws.recv()
+        assert "403" in str(refused_ws.value)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+
+
 def test_finished_and_closed_games_are_not_played_on(tmp_path):
     games = tmp_path / "games"
     app = create_app(store=tmp_path / "arena.sqlite", games_dir=games)
@@ -602,6 +639,22 @@ def test_finished_and_closed_games_are_not_played_on(tmp_path):
         assert [g["id"] for g in listed] == [live]
         state = c.get(f"/api/games/{live}").json()
         assert state["players"]["white"] == "human" and "a human plays it" in state["message"]
+
+
+def test_a_game_is_played_on_by_one_server_at_a_time(tmp_path):
+    games = tmp_path / "games"
+
+    def client():
+        app = create_app(store=tmp_path / "arena.sqlite", games_dir=games)
+        return TestClient(app, headers={"X-Boardai-Token": app.state.token})
+
+    with client() as first:
+        gid = new_game(first, game="hex", size="4", black="human", white="human")["id"]
+        first.post(f"/api/games/{gid}/move", json={"move": "b2"})
+        with client() as second:                  # the first still plays it
+            assert second.get("/api/games").json() == []
+    with client() as third:                       # the first stopped: its game comes back
+        assert [(g["id"], g["ply"]) for g in third.get("/api/games").json()] == [(gid, 1)]
 
 
 def test_serve_refuses_a_bad_host_before_starting():

@@ -30,6 +30,7 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from boardai.arena.game import FAULTS, games_running, play_game
+from boardai.arena.logs import GAME_LOG_CAP, CappedLog, store_room
 from boardai.arena.store import StoredGame
 from boardai.engines.base import Engine, Limit
 from boardai.engines.registry import engine_options, make_engine, parse_spec, all_engines
@@ -92,7 +93,8 @@ def play_task(task: GameTask) -> StoredGame:
                 Path(task.log_dir).mkdir(parents=True, exist_ok=True)
                 logs[colour] = Path(task.log_dir) / (
                     f"{task.match_key[:12]}-{task.idx:05d}-{str(colour).lower()}.stderr")
-                stderr = files[colour] = open(logs[colour], "w")
+                room = min(GAME_LOG_CAP, store_room(Path(task.log_dir)))
+                stderr = files[colour] = CappedLog(logs[colour], room)
             engines[colour] = build_engine(specs[colour], int(seeds[colour]), task.move_timeout,
                                            stderr)
         versions = {colour: _start(engine) for colour, engine in engines.items()}

@@ -7,7 +7,7 @@ import json
 import click
 
 from boardai.cli.common import (
-    CONTEXT, Fail, blocked_option, board_from_options, game_option, setup_text, size_option,
+    CONTEXT, Fail, Int, blocked_option, board_from_options, game_option, setup_text, size_option,
 )
 from boardai.engines.base import LIMIT_OPTIONS, EngineError, EngineUnavailable, Option
 
@@ -23,7 +23,8 @@ class OptionType(click.ParamType):
     def convert(self, value, param, ctx):
         try:
             if isinstance(value, str):
-                return self.option.convert(value)
+                from boardai.engines.registry import convert_option
+                return convert_option(self.option, value)
             return self.option.check(value)
         except ValueError as exc:
             self.fail(str(exc), param, ctx)
@@ -66,7 +67,7 @@ def engines(as_json) -> None:
 @game_option()
 @size_option()
 @blocked_option()
-@click.option("--seed", type=click.IntRange(0, 2**63 - 2), help="Seed for --size/--blocked random.")
+@click.option("--seed", type=Int(0, 2**63 - 2), help="Seed for --size/--blocked random.")
 @click.option("--swap", is_flag=True, help="Hex: the swap rule is on.")
 @click.option("--moves", default="", help='Moves from the empty board: "c3 d4" (Connect Four also "4453").')
 @click.option("--engine", "spec", default="random", show_default=True, metavar="SPEC")

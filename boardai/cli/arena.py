@@ -11,7 +11,7 @@ import click
 
 from boardai.arena import MOVE_TIMEOUT
 from boardai.cli.analyse import OptionType
-from boardai.cli.common import CONTEXT, Fail, game_option
+from boardai.cli.common import CONTEXT, MAX_ROUNDS, Fail, Int, OutPath, game_option
 from boardai.engines.base import EngineUnavailable
 
 
@@ -50,13 +50,15 @@ def _arena_options(f):
                           f"{MOVE_TIMEOUT.range_text()}; slower loses on time, whatever the "
                           "engine does (default: 30 s plus twice the largest time= in the "
                           "specs).")(f)
-    f = click.option("--seed", type=int, default=1, show_default=True,
-                     help="Match seed; game i is seeded from it and i (reproducible, resumable).")(f)
-    f = click.option("--store", type=click.Path(dir_okay=False),
+    f = click.option("--seed", type=Int(0, 2**63 - 2), default=1, show_default=True,
+                     help="Match seed, 0..2**63-2; game i is seeded from it and i (reproducible, "
+                          "resumable).")(f)
+    f = click.option("--store", type=OutPath(),
                      help="Result store (SQLite); default $BOARDAI_HOME/arena.sqlite or "
                           "~/.local/share/boardai/arena.sqlite.")(f)
-    f = click.option("--jobs", type=click.IntRange(1, 256),
-                     help="Worker processes (default: the number of cores; 1 = this process).")(f)
+    f = click.option("--jobs", type=Int(1, 256),
+                     help="Worker processes, 1..256 (default: the number of cores; 1 = this "
+                          "process).")(f)
     f = click.option("--size", help="Board size: N or WxH (default 11 for Hex, 7x6 for Connect Four).")(f)
     f = game_option()(f)
     return f
@@ -121,7 +123,8 @@ def _worker_failures():
 @click.command(context_settings=CONTEXT)
 @click.argument("engine_a", metavar="A")
 @click.argument("engine_b", metavar="B")
-@click.option("--games", type=click.IntRange(1), default=100, show_default=True)
+@click.option("--games", type=Int(1, MAX_ROUNDS), default=100, show_default=True,
+              help=f"Games to play, 1..{MAX_ROUNDS}.")
 @click.option("--openings", metavar="SUITE|FILE",
               help="hex-1stone, c4-random-4, or a file with one opening per line; each opening "
                    "is played twice with colours reversed.")
@@ -163,7 +166,8 @@ def match(engine_a, engine_b, games, openings, sprt, game, size, jobs, store, se
 
 @click.command(context_settings=CONTEXT)
 @click.argument("engines", metavar="E1 E2 [E3 ...]", nargs=-1, required=True)
-@click.option("--games-per-pair", type=click.IntRange(1), default=20, show_default=True)
+@click.option("--games-per-pair", type=Int(1, MAX_ROUNDS), default=20, show_default=True,
+              help=f"Games of each pair, 1..{MAX_ROUNDS}.")
 @click.option("--openings", metavar="SUITE|FILE", help="As for match: hex-1stone, c4-random-4 or a file.")
 @_arena_options
 def tournament(engines, games_per_pair, openings, game, size, jobs, store, seed, move_timeout,
@@ -202,7 +206,7 @@ def tournament(engines, games_per_pair, openings, game, size, jobs, store, seed,
 
 @click.command(context_settings=CONTEXT)
 @click.argument("store", type=click.Path(dir_okay=False))
-@click.option("--export-sgf", "export", type=click.Path(file_okay=False), metavar="DIR",
+@click.option("--export-sgf", "export", type=OutPath(directory=True), metavar="DIR",
               help="Write every stored game as a record file (SGF) into DIR.")
 @click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
 def results(store, export, as_json) -> None:

@@ -12,8 +12,12 @@ import click
 
 import boardai.games
 from boardai.cli.common import (
-    CONTEXT, Fail, blocked_option, board_from_options, game_option, size_option,
+    CONTEXT, Fail, Float, Int, blocked_option, board_from_options, game_option, size_option,
 )
+
+
+MAX_BENCH_SECONDS = 86_400     # a day: longer is a typo (nan and inf never end)
+MAX_FUZZ_LINES = 10**8
 
 
 @click.group(context_settings=CONTEXT)
@@ -25,9 +29,11 @@ def bench() -> None:
 @game_option()
 @size_option()
 @blocked_option()
-@click.option("--seconds", type=float, default=2.0, show_default=True)
-@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seconds", type=Float(0, MAX_BENCH_SECONDS, min_open=True), default=2.0, show_default=True,
+              help=f"Seconds to measure, in (0, {MAX_BENCH_SECONDS}].")
+@click.option("--threads", type=Int(1, 64), default=1, show_default=True)
+@click.option("--seed", type=Int(0, 2**63 - 2), default=0, show_default=True,
+              help="Seed of the playouts, 0..2**63-2.")
 @click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
 def bench_playouts_cmd(game, size, blocked, seconds, threads, seed, as_json) -> None:
     """Random playouts per second from the empty board.
@@ -47,8 +53,9 @@ def bench_playouts_cmd(game, size, blocked, seconds, threads, seed, as_json) -> 
 @game_option()
 @size_option()
 @blocked_option()
-@click.option("--seconds", type=float, default=3.0, show_default=True)
-@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+@click.option("--seconds", type=Float(0, MAX_BENCH_SECONDS, min_open=True), default=3.0, show_default=True,
+              help=f"Seconds to measure, in (0, {MAX_BENCH_SECONDS}].")
+@click.option("--threads", type=Int(1, 64), default=1, show_default=True,
               help="Root-parallel threads; >1 also measures one thread for the scaling.")
 @click.option("--options", default="", metavar="K=V,...", help="Extra mcts options, e.g. rave=0.")
 @click.option("--peer", is_flag=True, help="Also measure OpenSpiel's C++ MCTSBot (needs open_spiel).")
@@ -81,7 +88,8 @@ def bench_mcts_cmd(game, size, blocked, seconds, threads, options, peer, as_json
 @click.option("--eval", "evaluator", help="Evaluator (default: the game's; see boardai engines).")
 @click.option("--moves", default=None, help='Position to search from (default: Connect Four "4453", '
               "Hex the empty board).")
-@click.option("--seconds", type=float, default=3.0, show_default=True)
+@click.option("--seconds", type=Float(0, MAX_BENCH_SECONDS, min_open=True), default=3.0, show_default=True,
+              help=f"Seconds to measure, in (0, {MAX_BENCH_SECONDS}].")
 @click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
 @blocked_option()
 def bench_alphabeta_cmd(game, size, evaluator, moves, seconds, as_json, blocked) -> None:
@@ -106,8 +114,9 @@ def bench_alphabeta_cmd(game, size, evaluator, moves, seconds, as_json, blocked)
 
 @bench.command("solver", context_settings=CONTEXT)
 @click.option("--classes", default=None, help="Comma-separated classes (default: all six).")
-@click.option("--limit", type=click.IntRange(1), help="At most this many positions per class.")
-@click.option("--tt-bits", type=click.IntRange(16, 30), default=20, show_default=True,
+@click.option("--limit", type=Int(1, 1_000_000), help="At most this many positions per class "
+              "(1..1000000).")
+@click.option("--tt-bits", type=Int(16, 30), default=20, show_default=True,
               help="Transposition table of 2**N entries (8 bytes each).")
 @click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
 def bench_solver_cmd(classes, limit, tt_bits, as_json) -> None:
@@ -186,7 +195,7 @@ def format_course(r: dict) -> str:
 
 
 @bench.command("course", context_settings=CONTEXT)
-@click.option("--seconds", type=click.FloatRange(0.1, 600), default=2.0, show_default=True,
+@click.option("--seconds", type=Float(0.1, 600), default=2.0, show_default=True,
               help="Seconds for each measurement (six of them).")
 @click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
 def bench_course_cmd(seconds, as_json) -> None:
@@ -278,12 +287,13 @@ def format_fuzz(reports: list, seed: int) -> str:
               "the lines of `solve connect4` (Connect Four only).")
 @click.option("--game", type=click.Choice([*boardai.games.GAME_NAMES, "all"], case_sensitive=False),
               default="all", show_default=True, help="The game of the servers and records.")
-@click.option("--lines", type=click.IntRange(1), default=None,
-              help="Inputs per target and game (default 10000).")
-@click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
-              help="Fuzz each target and game for this long instead of --lines.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
-              help="Seed of the random inputs (the same seed, the same inputs).")
+@click.option("--lines", type=Int(1, MAX_FUZZ_LINES), default=None,
+              help=f"Inputs per target and game, 1..{MAX_FUZZ_LINES} (default 10000).")
+@click.option("--seconds", type=Float(0, MAX_BENCH_SECONDS, min_open=True), default=None,
+              help=f"Fuzz each target and game for this long instead of --lines, in "
+                   f"(0, {MAX_BENCH_SECONDS}].")
+@click.option("--seed", type=Int(0, 2**63 - 2), default=0, show_default=True,
+              help="Seed of the random inputs, 0..2**63-2 (the same seed, the same inputs).")
 @click.option("--process", is_flag=True,
               help="GTP also through a real `boardai gtp` process under LC_ALL=C.UTF-8.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import math
+import os
+from pathlib import Path
 
 import click
 
 import boardai.games
+from boardai.engines.registry import is_number_text
 
 GAME_CHOICE = click.Choice(list(boardai.games.GAME_NAMES), case_sensitive=False)
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -14,6 +18,117 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 class Fail(click.ClickException):
     """A clear error message and exit status 1."""
+
+
+# --- checked numbers ---------------------------------------------------------------------------
+# Every number on the command line goes through Int or Float: ASCII digits only (``١٠`` is not
+# ten here, whatever Python's int() says), finite (no nan, no inf), inside a range that the help
+# names.  Counts always have a maximum, so no typo starts a job that never ends.
+
+MAX_ROUNDS = 100_000        # games of a match, rounds of compete, games per pair of a tournament
+
+
+class Int(click.IntRange):
+    """An integer written in ASCII digits, in [min, max] (``max`` is required: counts are
+    bounded)."""
+
+    name = "integer"
+
+    def __init__(self, min: int | None, max: int | None, what: str = "an integer"):
+        super().__init__(min, max)
+        self.what = what
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            if not is_number_text(value.strip(), integer=True):
+                self.fail(f"{value!r} is not {self._accepts()} written in ASCII digits",
+                          param, ctx)
+            value = value.strip()
+        return super().convert(value, param, ctx)
+
+    def _accepts(self) -> str:
+        if self.min is not None and self.max is not None:
+            return f"{self.what} from {self.min} to {self.max}"
+        return self.what
+
+
+class Float(click.FloatRange):
+    """A finite number written in ASCII digits (``2``, ``0.5``, ``1e-3``), in its range."""
+
+    name = "number"
+
+    def __init__(self, min: float | None, max: float | None, min_open: bool = False,
+                 max_open: bool = False):
+        super().__init__(min, max, min_open, max_open)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            if not is_number_text(value.strip()):
+                self.fail(f"{value!r} is not a finite number written in ASCII digits "
+                          f"(e.g. 2, 0.5, 1e-3) in {self._describe_range()}", param, ctx)
+            value = value.strip()
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number ({self._describe_range()})", param, ctx)
+        return number
+
+
+# --- checked output paths ----------------------------------------------------------------------
+
+class OutPath(click.ParamType):
+    """A file (or, with ``directory=True``, a folder) a command will write: not empty, its
+    parent folder exists, it is not a folder (or, for a folder, not a file), and it can be
+    written: tried before any work starts, so ``/proc/nope`` fails at once with a one-line usage
+    error instead of after an hour (or with a traceback).  Nothing is left behind by the try."""
+
+    name = "path"
+
+    def __init__(self, directory: bool = False):
+        self.directory = directory
+
+    def convert(self, value, param, ctx):
+        text = os.fspath(value) if not isinstance(value, str) else value
+        if not text.strip():
+            self.fail("the path is empty: give a file name", param, ctx)
+        if "\0" in text:
+            self.fail("the path holds a NUL character", param, ctx)
+        problem = writable_problem(Path(text).expanduser(), self.directory)
+        if problem:
+            self.fail(f"{text!r}: {problem}", param, ctx)
+        return text
+
+
+def writable_problem(path: Path, directory: bool = False) -> str | None:
+    """Why ``path`` cannot be written (None: it can).  A file is tried by opening it to append
+    (an existing one) or creating it and removing it again (a new one); a folder by creating a
+    file in it (an existing one) or creating it and removing it again (a new one)."""
+    import tempfile
+    try:
+        if path.is_dir():
+            if not directory:
+                return "is a folder: give a file name"
+            with tempfile.TemporaryFile(dir=path):
+                pass
+            return None
+        if path.exists() or path.is_symlink():
+            if directory:
+                return "is a file, not a folder"
+            with open(path, "ab"):
+                pass
+            return None
+        parent = path.parent
+        if not parent.is_dir():
+            return f"the folder {str(parent)!r} does not exist"
+        if directory:
+            path.mkdir()
+            path.rmdir()
+        else:
+            with open(path, "xb"):
+                pass
+            path.unlink()
+        return None
+    except OSError as exc:
+        return f"cannot be written ({exc.strerror or exc})"
 
 
 def game_option(default: str = boardai.games.DEFAULT_GAME, help: str | None = None):
@@ -71,9 +186,9 @@ def game_setup_options(no_color_help: str):
         click.option("--black", "black", metavar="SPEC",
                      help="Black (first player): human or an engine spec."),
         click.option("--white", "white", metavar="SPEC", help="White: human or an engine spec."),
-        click.option("--seed", type=click.IntRange(0, MAX_SEED - 1),
+        click.option("--seed", type=Int(0, MAX_SEED - 1),
                      help="Seed for engines that take one (reproducible games), 0..2**63-2."),
-        click.option("--save", type=click.Path(dir_okay=False),
+        click.option("--save", type=OutPath(),
                      help="Record the game to this SGF file."),
         click.option("--load", type=click.Path(dir_okay=False),
                      help="Resume the game recorded in this file."),

@@ -11,7 +11,7 @@ from boardai.cli.analyse import LIMIT_TYPES
 from boardai.cli.arena import (
     _checked_input, _interrupts, _open_store, _worker_failures, backend_option, runner_for,
 )
-from boardai.cli.common import CONTEXT
+from boardai.cli.common import CONTEXT, MAX_ROUNDS, Int, OutPath
 from boardai.engines.base import MAX_SEED
 
 DEFAULT_MOVE_TIME = 3.0     # the course's seconds per move
@@ -20,8 +20,8 @@ DEFAULT_MOVE_TIME = 3.0     # the course's seconds per move
 @click.command(context_settings=CONTEXT)
 @click.argument("engine_a", metavar="A")
 @click.argument("engine_b", metavar="B")
-@click.argument("result_file", metavar="RESULT_FILE", type=click.Path(dir_okay=False))
-@click.argument("rounds", metavar="ROUNDS", type=click.IntRange(1))
+@click.argument("result_file", metavar="RESULT_FILE", type=OutPath())
+@click.argument("rounds", metavar="ROUNDS", type=Int(1, MAX_ROUNDS, "a number of rounds"))
 @click.option("--move-time", type=LIMIT_TYPES["time"], default=DEFAULT_MOVE_TIME,
               show_default=True, metavar="SECONDS",
               help="Time per move: every engine is told SECONDS less 5 % (at most 0.1 s less) as "
@@ -29,13 +29,13 @@ DEFAULT_MOVE_TIME = 3.0     # the course's seconds per move
                    "a move that takes more than SECONDS + 0.1 s loses on time, and a course "
                    "strategy (it cannot be told a time) one that takes more than its limit + "
                    "0.1 s (3.0 s at the default).")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), metavar="N",
+@click.option("--seed", type=Int(0, MAX_SEED), metavar="N",
               help="Seed of the board draws and the engines' seeds (default: drawn at random "
                    "and printed; give it again to resume).")
-@click.option("--db", "--store", "store", type=click.Path(dir_okay=False), metavar="FILE",
+@click.option("--db", "--store", "store", type=OutPath(), metavar="FILE",
               help="Result store (SQLite), as for match: default $BOARDAI_HOME/arena.sqlite or "
                    "~/.local/share/boardai/arena.sqlite.")
-@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
+@click.option("--jobs", type=Int(1, 256), default=1, show_default=True,
               help="Worker processes playing games at once (1: one game at a time, so the "
                    "engines' thinking time is not shared).")
 @backend_option
@@ -61,7 +61,8 @@ def compete(engine_a, engine_b, result_file, rounds, move_time, seed, store, job
 
     Every game also goes to the result store, so running the same command again (same specs,
     seed and move time) plays only the games missing: after Ctrl-C or kill -9, or with more
-    ROUNDS to extend a run.  The summary shows the Elo difference with its 95% interval.
+    ROUNDS to extend a run (ROUNDS is 1..100000).  The summary shows the Elo difference with
+    its 95% interval.
 
     \b
     Examples:
@@ -75,7 +76,7 @@ def compete(engine_a, engine_b, result_file, rounds, move_time, seed, store, job
     from boardai.arena.compete import CompetePlan, run_compete
     from boardai.arena.match import check_spec, default_store_path
     from boardai.arena.report import ProgressBar
-    from boardai.engines.registry import parse_spec
+    from boardai.engines.registry import convert_option, parse_spec
     from boardai.engines.strategy import TIME_GRACE
     from boardai.games import Connect4Board
     from boardai.games.connect4 import course
@@ -89,7 +90,7 @@ def compete(engine_a, engine_b, result_file, rounds, move_time, seed, store, job
         for spec in (engine_a, engine_b):
             name, raw = parse_spec(spec)
             if name not in ("gtp", "strategy") and "time" in raw:
-                own = LIMIT_TYPES["time"].option.convert(raw["time"])
+                own = convert_option(LIMIT_TYPES["time"].option, raw["time"])
                 if own > move_time:
                     raise ValueError(f"{spec} thinks {own:g} s per move, more than the "
                                      f"--move-time of {move_time:g} s: it would lose on time")

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from boardai.cli.common import CONTEXT, blocked_option, game_option, size_option
+from boardai.cli.common import CONTEXT, Int, blocked_option, game_option, size_option
 
 
 @click.command(context_settings=CONTEXT)
@@ -15,7 +15,7 @@ from boardai.cli.common import CONTEXT, blocked_option, game_option, size_option
               help="The engine to serve, e.g. random:seed=1.")
 @size_option("; GTP boardsize changes it")
 @blocked_option()
-@click.option("--seed", type=click.IntRange(0, 2**63 - 2), help="Seed for --size/--blocked random.")
+@click.option("--seed", type=Int(0, 2**63 - 2), help="Seed for --size/--blocked random.")
 @click.option("--swap", is_flag=True, help="Hex: allow swap-pieces as White's first move.")
 def gtp(game, spec, size, blocked, seed, swap) -> None:
     """Serve an engine over GTP/HTP on stdin/stdout (HexGui, referees, `gtp:` clients).

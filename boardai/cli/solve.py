@@ -9,7 +9,10 @@ import time
 
 import click
 
-from boardai.cli.common import CONTEXT
+from boardai.cli.common import CONTEXT, Float, Int, OutPath
+
+MAX_SOLVE_SECONDS = 1e6      # as an engine's time=: 11.6 days
+MAX_UNTIMED_HEX = 8          # past 8x8, `solve hex` needs --time (an empty 9x9 is not solved in days)
 
 
 # --- solve --------------------------------------------------------------------------------
@@ -68,11 +71,14 @@ def solve_connect4_cmd(file, analyze, weak, size, no_book, as_json) -> None:
 
 
 @solve.command("hex", context_settings=CONTEXT)
-@click.option("--size", type=int, required=True, help="Board side N (1..8).")
+@click.option("--size", type=Int(1, 11), required=True,
+              help=f"Board side N: 1..{MAX_UNTIMED_HEX}, or up to 11 with --time.")
 @click.option("--moves", default="", help='Moves from the empty board: "c3 d4" (no swap).')
 @click.option("--all-openings", is_flag=True, help="Solve every one-stone opening by Black.")
-@click.option("--time", "seconds", type=float, help="Seconds per position (default: no limit).")
-@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+@click.option("--time", "seconds", type=Float(0, MAX_SOLVE_SECONDS, min_open=True),
+              help="Seconds per position, in (0, 1e6] (default: no limit; needed past "
+                   f"{MAX_UNTIMED_HEX}x{MAX_UNTIMED_HEX}).")
+@click.option("--threads", type=Int(1, 64), default=1, show_default=True,
               help="--all-openings: openings solved side by side.")
 @click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
 def solve_hex_cmd(size, moves, all_openings, seconds, threads, as_json) -> None:
@@ -84,14 +90,13 @@ def solve_hex_cmd(size, moves, all_openings, seconds, threads, as_json) -> None:
       boardai solve hex --size 6 --all-openings --json   # {"openings": {"a1": "white", ...}}
       boardai solve hex --size 7 --all-openings --threads 2 --time 120
       boardai solve hex --size 7 --moves "d4" --time 60
-      boardai solve hex --size 9 --moves "d4 d3 f3 f4 h2 e4 g4 f6 e6 f5 e3 d6 d5 d7 h5 g7"
+      boardai solve hex --size 9 --time 60 --moves "d4 d3 f3 f4 h2 e4 g4 f6 e6 f5 e3 d6 d5 d7 h5 g7"
     """
     try:
-        if not 1 <= size <= 11:
-            raise ValueError(f"--size must be 1..11 for the solver (at most 128 cells), "
-                             f"not {size!r}")
-        if seconds is not None and seconds <= 0:
-            raise ValueError("--time must be > 0 seconds")
+        if size > MAX_UNTIMED_HEX and seconds is None:
+            raise ValueError(f"--size {size} needs --time SECONDS: boards past "
+                             f"{MAX_UNTIMED_HEX}x{MAX_UNTIMED_HEX} are not solved in any "
+                             "reasonable time without a limit (sizes 1..11 with --time)")
         if all_openings:
             if moves.strip():
                 raise ValueError("--all-openings solves the empty board's openings: give no --moves")
@@ -159,12 +164,12 @@ def book() -> None:
 
 
 @book.command("connect4", context_settings=CONTEXT)
-@click.option("--depth", type=click.IntRange(0, 20), required=True,
-              help="Solve every position with this many stones; shallower ones follow.")
-@click.option("--lines", type=click.IntRange(0, 41),
+@click.option("--depth", type=Int(0, 20), required=True,
+              help="Solve every position with this many stones (0..20); shallower ones follow.")
+@click.option("--lines", type=Int(0, 41),
               help="Then add the solver engine's own lines (its best move, any reply) up to "
-                   "this many stones.")
-@click.option("--out", type=click.Path(dir_okay=False), help="Where to write (default: the package's book).")
+                   "this many stones (0..41).")
+@click.option("--out", type=OutPath(), help="Where to write (default: the package's book).")
 def book_connect4_cmd(depth, lines, out) -> None:
     """Build the Connect Four opening book (resumable: run it again after an interruption).
 
@@ -211,17 +216,18 @@ def book_connect4_cmd(depth, lines, out) -> None:
 @book.command("hex", context_settings=CONTEXT)
 @click.option("--sizes", default="1-6", show_default=True,
               help="Board sizes: N, N-M or a comma list (the solver handles up to 8).")
-@click.option("--time", "seconds", type=float, help="Seconds per opening (default: no limit).")
-@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+@click.option("--time", "seconds", type=Float(0, MAX_SOLVE_SECONDS, min_open=True),
+              help="Seconds per opening, in (0, 1e6] (default: no limit).")
+@click.option("--threads", type=Int(1, 64), default=1, show_default=True,
               help="Openings solved side by side.")
-@click.option("--out", type=click.Path(dir_okay=False),
+@click.option("--out", type=OutPath(),
               help="Where to write (default: the package's table, or its reply book).")
 @click.option("--replies", is_flag=True,
               help="Build the book of first replies instead: a winning move for every position "
                    "of one stone (White to move) or two (Black to move) whose side to move wins "
                    "(sizes in the opening table; resumable: run again to go on).")
-@click.option("--depth", type=click.IntRange(1, 8), default=2, show_default=True,
-              help="With --replies: stones of the deepest positions (past 2, the positions "
+@click.option("--depth", type=Int(1, 8), default=2, show_default=True,
+              help="With --replies: stones of the deepest positions (1..8) (past 2, the positions "
                    "after the book's own moves and any answer).")
 def book_hex_cmd(sizes, seconds, threads, out, replies, depth) -> None:
     """Solve every one-stone opening of each size: the table the solver engine swaps by.
@@ -243,8 +249,6 @@ def book_hex_cmd(sizes, seconds, threads, out, replies, depth) -> None:
         wanted = _size_list(sizes)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--sizes") from None
-    if seconds is not None and seconds <= 0:
-        raise click.BadParameter("must be > 0 seconds", param_hint="--time")
     if replies:
         _book_hex_replies(wanted, seconds, out or REPLIES_PATH, depth)
         return
@@ -290,7 +294,7 @@ def _size_list(text: str) -> list[int]:
     for part in text.split(","):
         part = part.strip()
         lo, _, hi = part.partition("-")
-        if not lo.isdigit() or (hi and not hi.isdigit()):
+        if not (lo.isascii() and lo.isdigit()) or (hi and not (hi.isascii() and hi.isdigit())):
             raise ValueError(f"{text!r}: give sizes as N, N-M or a comma list, e.g. 1-6")
         a, b = int(lo), int(hi or lo)
         if not 1 <= a <= b <= 8:

@@ -72,14 +72,23 @@ def network_for(game: str, width: int, height: int) -> Path | None:
     return min(sized)[2] if sized else None
 
 
+class BadNetworkFile(EngineUnavailable):
+    """A ``model=`` file that exists but is no network boardai reads (corrupt, truncated, another
+    format): the command fails (exit status 1) with this one line, as for any unusable engine."""
+
+
 def load_network(path: str | Path):
-    """A network file with one BLAS thread set; ValueError naming the file when it is not one."""
+    """A network file with one BLAS thread set; BadNetworkFile (a ValueError) naming the file
+    when it is not one."""
+    import zipfile
+
     from boardai.nn import model
     model.set_blas_threads(1)
     try:
         return model.load(path)
-    except (OSError, ValueError, KeyError) as exc:
-        raise ValueError(f"model={path}: not a network file boardai reads ({exc})") from None
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
+        raise BadNetworkFile(f"model={path}: not a network file boardai reads "
+                             f"({type(exc).__name__}: {exc})") from None
 
 
 class _Networks:

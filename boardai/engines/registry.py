@@ -11,9 +11,15 @@ registry, so there is no import circle.  ``register`` adds an engine of your own
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from boardai.engines.base import Engine, Option
+
+# how a number is written, on the command line and in a spec: ASCII digits, an optional sign,
+# point and exponent; no other script's digits (``١٠``), no ``nan``/``inf``, no ``1_000``
+INTEGER_TEXT = re.compile(r"[+-]?[0-9]+")
+NUMBER_TEXT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 ENGINES: dict[str, type[Engine]] = {}
 
@@ -56,8 +62,29 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             key, eq, value = part.partition("=")
             if not eq or not key.strip():
                 raise EngineSpecError(f"bad option {part!r} in {spec!r}: write key=value")
-            opts[key.strip().lower()] = value.strip()
+            key = key.strip().lower()
+            if key in opts:
+                raise EngineSpecError(f"option {key!r} given twice in {spec!r}: give each "
+                                      "option once")
+            opts[key] = value.strip()
     return name, opts
+
+
+def is_number_text(text: str, integer: bool = False) -> bool:
+    """Whether ``text`` is a number written in ASCII (``INTEGER_TEXT``/``NUMBER_TEXT``)."""
+    return bool((INTEGER_TEXT if integer else NUMBER_TEXT).fullmatch(text))
+
+
+def convert_option(opt: Option, text: str) -> Any:
+    """``opt.convert(text)``, after checking that a number is written in ASCII digits (Python's
+    ``int``/``float`` read ``١٠`` as 10 and ``nan`` as a float): ValueError naming what the
+    option accepts."""
+    value = opt.convert(text)
+    if opt.numeric and text.strip().lower() not in opt.also \
+            and not is_number_text(text.strip(), integer=opt.type is int):
+        raise ValueError(f"{opt.name} must be {opt.accepts()} written in ASCII digits, "
+                         f"not {text!r}")
+    return value
 
 
 def make_engine(spec: str, **overrides: Any) -> Engine:
@@ -85,7 +112,7 @@ def make_engine(spec: str, **overrides: Any) -> Engine:
             known = ", ".join(options) or "none"
             raise EngineSpecError(f"engine {name!r} has no option {key!r}: its options are {known}")
         try:
-            values[key] = opt.convert(text)
+            values[key] = convert_option(opt, text)
         except ValueError as exc:
             raise EngineSpecError(f"engine {name!r}: {exc}") from None
     for key, value in overrides.items():

@@ -17,7 +17,9 @@ too), every game is recorded after every change, as ``play`` records its games, 
 ``<date>-<time>-<game>-web-<id>.sgf``; the root's ``WEB`` property says whether the game is
 ``live``, ``over`` or was ``closed`` on the page (``WID``: its id, ``WTM``: the engines' seconds
 per move).  At start-up the live ones -- games the server was playing when it stopped or was
-killed -- are played on again.
+killed -- are played on again.  While a server plays a recorded game it holds a lock on it
+(``.web-locks/`` beside the records; the system drops it when the process dies, ``kill -9``
+included), so a second server on the same folder does not play the same game on.
 """
 
 from __future__ import annotations
@@ -167,6 +169,7 @@ class GameSession:
         self.last_used = time.monotonic()
         self.closed = False
         self.record_path: Path | None = None    # where the game is recorded (None: not)
+        self.record_lock: tuple[int, Path] | None = None   # held while this server plays it
 
     # --- facts ----------------------------------------------------------------------------
     @property
@@ -615,6 +618,42 @@ def _move_entry(board: Board, move: int, time_s: float | None) -> dict:
             "color": _colour_name(board.turn), "time_s": time_s, "black_winrate": None}
 
 
+LOCKS = ".web-locks"
+
+
+def _claim(record: Path) -> tuple[int, Path] | None | bool:
+    """Lock ``record`` for this process (``.web-locks/NAME.lock`` beside it, ``flock``): the lock
+    (fd, file); None if another process holds it; False where no lock can be taken (no
+    ``fcntl``, a read-only folder): the game is played unlocked."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    lock = record.parent / LOCKS / (record.name + ".lock")
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock, os.O_CREAT | os.O_RDWR, 0o600)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd, lock
+
+
+def _unclaim(held: tuple[int, Path] | None | bool) -> None:
+    if not held:
+        return
+    fd, lock = held                                      # type: ignore[misc]
+    try:
+        lock.unlink()
+    except OSError:
+        pass
+    os.close(fd)
+
+
 def _release(engine: Engine) -> None:
     engine.on_info = None
     engine.stop = None
@@ -716,6 +755,7 @@ class Sessions:
             session.record_path = record_path
         elif self.games_dir is not None:
             session.record_path = self._new_record_path(board.game_name, gid)
+            session.record_lock = _claim(session.record_path) or None
             session.save_record()
         session._after_change()
         return session
@@ -775,11 +815,19 @@ class Sessions:
                     seats.append(Seat("human"))
                     notes.append(f"{colour}'s engine {spec} cannot be started here ({exc}): "
                                  "a human plays it")
+            lock = _claim(path)
+            if lock is None:                    # another server plays it
+                for seat in seats:
+                    if seat.engine is not None:
+                        seat.engine.close()
+                continue
             try:
                 session = self._add(board, (seats[0], seats[1]), move_time, gid=gid,
                                     record_path=path)
             except Full:
+                _unclaim(lock)
                 break
+            session.record_lock = lock or None
             session.message = "; ".join(notes) or (
                 f"played on after the server restarted ({board.ply} moves)")
             restored.append(session)
@@ -860,6 +908,9 @@ class Sessions:
         if not keep and not session.over:
             session.save_record("closed")
         session.close()
+        if session.record_lock is not None:
+            _unclaim(session.record_lock)
+            session.record_lock = None
         _return_memory()
 
     def shutdown(self) -> None:
