@@ -8,7 +8,10 @@ from pathlib import Path
 
 import click
 
-from boardai.cli.common import CONTEXT, GAME_CHOICE, Fail
+from boardai.cli.common import CONTEXT, GAME_CHOICE, Fail, Float, Int, OutPath
+
+MAX_HOURS = 10_000          # a year and a bit: longer is a typo (nan and inf never end)
+MAX_GENERATIONS = 100_000
 from boardai.games import DEFAULT_GAME
 
 
@@ -49,32 +52,34 @@ def train() -> None:
 
 
 @train.command("run", context_settings=CONTEXT)
-@click.argument("directory", metavar="DIR", type=click.Path(file_okay=False))
+@click.argument("directory", metavar="DIR", type=OutPath(directory=True))
 @click.option("--game", type=GAME_CHOICE, help=f"The game (a new run; default {DEFAULT_GAME}).")
 @click.option("--size", help="Board size, N or WxH (a new run; default: the game's).")
-@click.option("--hours", type=click.FloatRange(0, min_open=True),
-              help="Stop after this many hours (wall clock; checked between phases).")
-@click.option("--generations", type=click.IntRange(1),
-              help="Stop once the run has this many generations.")
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+@click.option("--hours", type=Float(0, MAX_HOURS, min_open=True),
+              help=f"Stop after this many hours, in (0, {MAX_HOURS}] (wall clock; checked "
+                   "between phases).")
+@click.option("--generations", type=Int(1, MAX_GENERATIONS),
+              help=f"Stop once the run has this many generations (1..{MAX_GENERATIONS}).")
+@click.option("--workers", type=Int(1, 64), default=1, show_default=True,
               help="Processes playing the games (and threads training).")
-@click.option("--channels", type=click.IntRange(1, 512), help="Network width (default 32).")
-@click.option("--blocks", type=click.IntRange(0, 40), help="Residual blocks (default 4).")
-@click.option("--sims", type=click.IntRange(1), help="Self-play simulations per move "
-              "(default 160).")
-@click.option("--games", "games_per_generation", type=click.IntRange(1),
-              help="Self-play games per generation (default 100).")
-@click.option("--window", "window_generations", type=click.IntRange(1),
-              help="Generations of games trained on (default 10).")
-@click.option("--batch-size", type=click.IntRange(1), help="Training batch (default 256).")
-@click.option("--gate-games", type=click.IntRange(2), help="Games of a candidate against the "
-              "best (default 20).")
-@click.option("--eval-games", type=click.IntRange(2), help="Games against each evaluation "
-              "opponent per generation (default 10).")
+@click.option("--channels", type=Int(1, 512), help="Network width, 1..512 (default 32).")
+@click.option("--blocks", type=Int(0, 40), help="Residual blocks, 0..40 (default 4).")
+@click.option("--sims", type=Int(1, 1_000_000), help="Self-play simulations per move, "
+              "1..1000000 (default 160).")
+@click.option("--games", "games_per_generation", type=Int(1, 1_000_000),
+              help="Self-play games per generation, 1..1000000 (default 100).")
+@click.option("--window", "window_generations", type=Int(1, MAX_GENERATIONS),
+              help="Generations of games trained on, 1..100000 (default 10).")
+@click.option("--batch-size", type=Int(1, 65_536), help="Training batch, 1..65536 (default "
+              "256).")
+@click.option("--gate-games", type=Int(2, 100_000), help="Games of a candidate against the "
+              "best, 2..100000 (default 20).")
+@click.option("--eval-games", type=Int(2, 100_000), help="Games against each evaluation "
+              "opponent per generation, 2..100000 (default 10).")
 @click.option("--eval-opponent", "eval_opponents", multiple=True, metavar="SPEC",
               help="A fixed opponent the best network is measured against each generation "
                    "(repeatable; default mcts:sims=250 and mcts:sims=2000).")
-@click.option("--seed", type=click.IntRange(0), help="Seed of the run (default 0).")
+@click.option("--seed", type=Int(0, 2**63 - 2), help="Seed of the run, 0..2**63-2 (default 0).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def run_cmd(directory, game, size, hours, generations, workers, quiet, **settings) -> None:
     """Start or resume a training run in DIR (see boardai train --help)."""
@@ -167,9 +172,9 @@ class _Progress:
 
 @train.command("export", context_settings=CONTEXT)
 @click.argument("directory", metavar="DIR", type=click.Path(file_okay=False, exists=True))
-@click.argument("out", metavar="OUT", type=click.Path(dir_okay=False))
-@click.option("--generation", type=click.IntRange(0), help="Which generation (default: the "
-              "best).")
+@click.argument("out", metavar="OUT", type=OutPath())
+@click.option("--generation", type=Int(0, MAX_GENERATIONS), help="Which generation (default: "
+              "the best).")
 def export_cmd(directory, out, generation) -> None:
     """Write a run's best network (or --generation's) to OUT with a record of where it comes
     from (settings, generation, games, CPU-hours), ready for nn:model=OUT.
@@ -190,7 +195,7 @@ def export_cmd(directory, out, generation) -> None:
 
 @train.command("report", context_settings=CONTEXT)
 @click.argument("directory", metavar="DIR", type=click.Path(file_okay=False, exists=True))
-@click.option("--out", type=click.Path(file_okay=False),
+@click.option("--out", type=OutPath(directory=True),
               help="Where the PNG plots go (default DIR/report).")
 @click.option("--json", "as_json", is_flag=True, help="Print the generations as JSON.")
 def report_cmd(directory, out, as_json) -> None:
@@ -226,17 +231,17 @@ def report_cmd(directory, out, as_json) -> None:
                 type=click.Path(dir_okay=False, exists=True))
 @click.option("--game", type=GAME_CHOICE, default=DEFAULT_GAME, show_default=True,
               help="The game whose moves are learnt (one with move patterns).")
-@click.option("--out", type=click.Path(dir_okay=False), required=True,
+@click.option("--out", type=OutPath(), required=True,
               help="The patterns file to write (mcts reads the game's shipped one, e.g. "
                    "boardai/data/hex_patterns.npz).")
 @click.option("--player", "players", multiple=True, metavar="PREFIX",
               help="Learn only the moves of engines whose spec starts so (repeatable; default: "
                    "every engine but gtp: programs).")
-@click.option("--size", "sizes", multiple=True, type=click.IntRange(1, 26),
-              help="Only games of this board width (repeatable; default every size).")
-@click.option("--rounds", type=click.IntRange(1, 10_000), default=30, show_default=True,
+@click.option("--size", "sizes", multiple=True, type=Int(1, 26),
+              help="Only games of this board width, 1..26 (repeatable; default every size).")
+@click.option("--rounds", type=Int(1, 10_000), default=30, show_default=True,
               help="Minorization-maximization rounds.")
-@click.option("--test-every", type=click.IntRange(2, 1000), default=5, show_default=True,
+@click.option("--test-every", type=Int(2, 1000), default=5, show_default=True,
               help="Measure on every N-th game, learnt without it, before learning on all.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def patterns_cmd(stores, game, out, players, sizes, rounds, test_every, as_json) -> None:
@@ -251,6 +256,7 @@ def patterns_cmd(stores, game, out, players, sizes, rounds, test_every, as_json)
       boardai train patterns selfplay9.sqlite --out boardai/data/hex_patterns.npz
       boardai play --white mcts:patterns=20
     """
+    from boardai.arena.store import StoreError
     from boardai.games import all_games, get_game
     from boardai.train import patterns as tp
 
@@ -261,7 +267,7 @@ def patterns_cmd(stores, game, out, players, sizes, rounds, test_every, as_json)
             g.name for g in all_games().values() if g.move_patterns is not None) + ")")
     try:
         examples = tp.examples_from_stores(described, stores, tuple(players), set(sizes) or None)
-    except (ValueError, OSError) as exc:
+    except (ValueError, OSError, StoreError) as exc:
         raise Fail(str(exc)) from None
     learnt, test = examples.split(test_every)
     figures: dict = {"stores": list(stores), "players": list(players) or ["all but gtp:"],

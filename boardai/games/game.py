@@ -134,8 +134,11 @@ class Game:
         text = str(size).strip().lower().replace("×", "x")
         example = self.size_text(*self.default_size)
         try:
+            parts = [p.strip() for p in text.split("x", 1)]
+            if not all(p.isascii() and p.isdigit() for p in parts):   # not ``٣``, not ``1_0``
+                raise ValueError(text)
             if "x" in text:
-                w, h = (int(p) for p in text.split("x", 1))
+                w, h = (int(p) for p in parts)
             else:
                 w = h = int(text)
         except ValueError:
