@@ -2,18 +2,41 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+# Installs by purpose, into the one .venv: `make play` installs what playing needs (the core
+# and the small tui and serve extras, about 300 MB), `make test` adds the test tools, Ray,
+# PyTorch and the rest.  Each stamp says what is installed; pyproject.toml changing redoes it.
+PLAY_EXTRAS := tui,serve
+ALL_EXTRAS  := tui,serve,test,dist,nn,train
+PLAY_STAMP  := $(VENV)/.installed-play
+STAMP       := $(VENV)/.installed
 
-.PHONY: venv play test bench clean system-packages
+.PHONY: venv venv-all play test bench warmup clean system-packages
 
-venv: $(STAMP)
+venv: $(PLAY_STAMP)
 
-# Re-install only when the project's metadata changes.
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+venv-all: $(STAMP)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,web,tui,dist,nn,train]'
+
+# After installing, compile the default engines of every game once (numba caches them on disk),
+# so the first game does not wait for the compiler.
+$(PLAY_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[$(PLAY_EXTRAS)]'
+	$(BIN)/boardai warmup
+	touch $(PLAY_STAMP)
+
+# Everything the test suite needs, in the same .venv; it includes what `make play` installs,
+# so `make play` afterwards installs nothing.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[$(ALL_EXTRAS)]'
 	touch $(STAMP)
+	test -e $(PLAY_STAMP) || $(BIN)/boardai warmup
+	touch $(PLAY_STAMP)
+
+warmup: venv
+	$(BIN)/boardai warmup
 
 play: venv
 	$(BIN)/boardai play
@@ -33,10 +56,10 @@ system-packages:
 	  else echo "make: no$$missing and no way to install it: the tests that need it will skip"; fi; \
 	fi
 
-test: venv system-packages
+test: venv-all system-packages
 	$(BIN)/python -m pytest -n 2 -q
 
-bench: venv
+bench: venv-all
 	$(BIN)/python benchmarks/run_all.py
 
 clean:

@@ -27,14 +27,10 @@ from boardai.arena.ratings import (
 )
 from boardai.arena.runner import GameTask, Runner, game_seed
 from boardai.arena.store import MatchInfo, Store, StoredGame
-from boardai.engines.base import MAX_TIME, Option
+from boardai.engines.base import Option
 from boardai.engines.registry import make_engine, parse_spec
 from boardai.games import make_board
-
-
-# the hard limit per move: finite, so a hung engine always loses in the end
-MOVE_TIMEOUT = Option("move_timeout", float, None, "hard limit in seconds per move", min=0,
-                      min_open=True, max=MAX_TIME)
+from boardai.arena import MOVE_TIMEOUT    # noqa: F401  (defined where the CLI reads it cheaply)
 
 
 def default_store_path() -> Path:

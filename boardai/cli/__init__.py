@@ -21,6 +21,7 @@ from boardai.cli.serve import serve
 from boardai.cli.solve import book, solve
 from boardai.cli.train import train
 from boardai.cli.tui import tui
+from boardai.cli.warmup import warmup
 
 
 @click.group(context_settings=CONTEXT)
@@ -44,11 +45,12 @@ def main() -> None:
       boardai serve --open                           # the web page: play and analyse
       boardai tui --game connect4                    # the full-screen terminal game
       boardai train --game connect4 --hours 3 runs/c4  # a learning player, by self-play
+      boardai warmup                                 # compile the engines before a first game
     """
 
 
 for _command in (play, gtp, engines, analyse, solve, book, bench, match, tournament, results,
-                 compete, serve, tui, train):
+                 compete, serve, tui, train, warmup):
     main.add_command(_command)
 
 __all__ = ["CONTEXT", "GAME_CHOICE", "Fail", "game_option", "main"]

@@ -1,9 +1,10 @@
 """``Game``: everything the rest of boardai knows about one game, in one description.
 
-Each game's folder holds its description (``games/hex/game.py`` has ``HEX``), and
-``boardai.games`` registers them; front-ends (CLI, GTP, terminal), records, the arena, the bench
-and the engines read a game's facts from here instead of asking "is this Hex?".  What the jitted
-code needs is not here: it dispatches on ``kernel_id`` in ``games/kernel.py``.
+Each game's folder holds its description (``games/hex/game.py`` has ``HEX``),
+``games/catalog.py`` lists them and the registry below loads them on its first use; front-ends
+(CLI, GTP, terminal), records, the arena, the bench and the engines read a game's facts from
+here instead of asking "is this Hex?".  What the jitted code needs is not here: it dispatches on
+``kernel_id`` in ``games/kernel.py``.
 
 A description is plain data plus a few small hooks (functions of the board or the size).
 """
@@ -265,6 +266,19 @@ class Game:
 _GAMES: dict[str, Game] = {}
 _BY_ALIAS: dict[str, Game] = {}
 _BY_KERNEL: dict[int, Game] = {}
+_LOADED = False
+
+
+def _load() -> None:
+    """Register the games ``games/catalog.py`` lists, once, on the registry's first use."""
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    from boardai.games.catalog import load_descriptions
+    for game in load_descriptions():
+        if _GAMES.get(game.name) is not game:
+            register_game(game)
 
 
 def register_game(game: Game) -> Game:
@@ -283,6 +297,7 @@ def register_game(game: Game) -> Game:
 
 def all_games() -> dict[str, Game]:
     """Every registered game by canonical name, in registration order."""
+    _load()
     return dict(_GAMES)
 
 
@@ -290,6 +305,7 @@ def get_game(name: str | Game) -> Game:
     """The game called ``name`` (canonical name or alias, any case); ValueError naming them."""
     if isinstance(name, Game):
         return name
+    _load()
     game = _BY_ALIAS.get(str(name).strip().lower())
     if game is None:
         raise ValueError(f"unknown game {name!r}: use {' or '.join(_GAMES)}")
@@ -298,14 +314,17 @@ def get_game(name: str | Game) -> Game:
 
 def game_of(board: Board) -> Game:
     """The description of ``board``'s game."""
+    _load()
     return _BY_KERNEL[board.game_id]
 
 
 def blocked_games_text() -> str:
     """The games with blocked cells, for messages ("Connect Four")."""
+    _load()
     return " and ".join(g.title for g in _GAMES.values() if g.blocked_cells) or "no game here"
 
 
 def swap_games_text() -> str:
     """The games with the swap rule, for messages ("Hex")."""
+    _load()
     return " and ".join(g.title for g in _GAMES.values() if g.swap) or "no game here"

@@ -11,8 +11,8 @@ from boardai import records
 from boardai.engines.registry import parse_spec
 from boardai.games import get_game
 from boardai.ui.terminal import Seat, TerminalGame, ask, default_record_path, make_seat
+from boardai.warmup import DEFAULT_ENGINE   # noqa: F401  (mcts:time=1; also what `warmup` compiles)
 
-DEFAULT_ENGINE = "mcts:time=1"
 
 
 def _check_count(text: str) -> int:

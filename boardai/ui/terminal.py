@@ -110,6 +110,7 @@ class TerminalGame:
     def run(self) -> int:
         """Play until the game ends or a human quits; returns the exit status (0)."""
         self.show()
+        self.warm_engines()
         while not self.board.is_game_over():
             seat = self.seats[self.board.turn]
             if seat.human:
@@ -133,6 +134,16 @@ class TerminalGame:
             self.say(f"{outcome.winner} wins after {outcome.plies} moves")
         self.say(f"Game record: {self.save()}")
         return 0
+
+    def warm_engines(self) -> None:
+        """Load (on a cold cache: compile, saying so) each engine's search before the first
+        move, so no move's time goes to the compiler."""
+        from boardai.warmup import warm_engine
+        if self.board.is_game_over():
+            return
+        for seat in self.seats.values():
+            if seat.engine is not None:
+                warm_engine(seat.engine, self.board)
 
     def machine_turn(self, seat: Seat) -> bool:
         """Ask the engine for a move and play it; False if it resigned."""
