@@ -119,3 +119,27 @@ def test_bradley_terry_stays_finite_when_one_engine_wins_everything():
     ratings = bradley_terry(["strong", "weak"], points, games)
     assert math.isfinite(ratings[1].elo) and ratings[1].elo < -300
     assert math.isfinite(ratings[1].ci95)
+
+
+def test_a_sweep_is_reported_as_not_finite_with_its_bound():
+    # 10 games all won: 0.025 ** (1/10) = 0.6915 is the least score at 95% -> Elo >= +140
+    import io
+
+    from rich.console import Console
+
+    from boardai.arena.match import MatchScore
+    from boardai.arena.report import elo_text, print_score, sweep_bound
+
+    assert sweep_bound(10) == pytest.approx(400 * math.log10(0.6915 / 0.3085), abs=0.5)
+    score = MatchScore("mcts", "random")
+    score.by_colour["black"] = [5, 0, 0]
+    score.by_colour["white"] = [5, 0, 0]
+    assert elo_text(score) == "not finite (A won every game; at least +140)"
+    out = io.StringIO()
+    print_score(Console(file=out, width=200), score, "10 games", 0)
+    line = [t for t in out.getvalue().splitlines() if "Elo" in t][0]
+    assert "Elo difference (A - B): not finite (A won every game; at least +140) (95%)" in line
+    assert "inf" not in line
+    lost = MatchScore("random", "mcts")
+    lost.by_colour["black"] = [0, 3, 0]
+    assert elo_text(lost) == f"not finite (B won every game; at most {-sweep_bound(3):+.0f})"

@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from boardai.arena.match import MatchOutcome, MatchScore, TournamentOutcome, score_games
-from boardai.arena.ratings import finite_or_none
+from boardai.arena.ratings import elo_from_score, finite_or_none
 from boardai.arena.store import Store, StoredGame
 from boardai.records import GameRecord, save
 
@@ -23,12 +23,22 @@ def report_console() -> Console:
     return console if console.is_terminal else Console(width=120)
 
 
+def sweep_bound(games: int) -> float:
+    """The Elo difference a side that won all of ``games`` games is at least, at 95% (the
+    exact binomial bound: the score p with p**games = 2.5%)."""
+    return elo_from_score(0.025 ** (1.0 / games))
+
+
 def elo_text(score: MatchScore) -> str:
     """``+35.2 ± 41.0``; ``+416.6 [+215, +inf]`` when the interval is unbounded on one side;
-    ``+inf`` when one side scored everything."""
+    ``not finite (A won every game; at least +140)`` when one side scored everything (the
+    bound is the 95% one)."""
     e = score.elo()
     if not math.isfinite(e.elo):
-        return f"{'+' if e.elo > 0 else '-'}inf"
+        bound = sweep_bound(e.games)
+        if e.elo > 0:
+            return f"not finite (A won every game; at least {bound:+.0f})"
+        return f"not finite (B won every game; at most {-bound:+.0f})"
     if not math.isfinite(e.ci95):          # the interval reaches a 0% or 100% score
         low = "-inf" if not math.isfinite(e.elo_low) else f"{e.elo_low:+.0f}"
         high = "+inf" if not math.isfinite(e.elo_high) else f"{e.elo_high:+.0f}"
@@ -112,7 +122,7 @@ def print_score(console: Console, score: MatchScore, title: str, resumed: int) -
         console.print(f"resumed: {resumed} game(s) were already in the store")
     console.print(match_table(score, title))
     e = score.elo()
-    console.print(f"score {e.score:.3f}   Elo difference (A - B) {elo_text(score)} (95%)   "
+    console.print(f"score {e.score:.3f}   Elo difference (A - B): {elo_text(score)} (95%)   "
                   f"LOS {100 * e.los:.1f}%")
 
 
