@@ -122,7 +122,8 @@ def print_score(console: Console, score: MatchScore, title: str, resumed: int) -
         console.print(f"resumed: {resumed} game(s) were already in the store")
     console.print(match_table(score, title))
     e = score.elo()
-    console.print(f"score {e.score:.3f}   Elo difference (A - B): {elo_text(score)} (95%)   "
+    colon = "" if math.isfinite(e.elo) else ":"
+    console.print(f"score {e.score:.3f}   Elo difference (A - B){colon} {elo_text(score)} (95%)   "
                   f"LOS {100 * e.los:.1f}%")
 
 
