@@ -70,7 +70,9 @@ def engines(as_json) -> None:
 @click.option("--seed", type=Int(0, 2**63 - 2), help="Seed for --size/--blocked random.")
 @click.option("--swap", is_flag=True, help="Hex: the swap rule is on.")
 @click.option("--moves", default="", help='Moves from the empty board: "c3 d4" (Connect Four also "4453").')
-@click.option("--engine", "spec", default="random", show_default=True, metavar="SPEC")
+@click.option("--engine", "spec", default=None, metavar="SPEC",
+              help="The engine; default: the game's strongest at a sensible time (Connect Four "
+                   "solver:time=2, Hex mcts:time=1, tic-tac-toe solver:time=1).")
 @click.option("--time", "seconds", type=LIMIT_TYPES["time"], metavar="SECONDS",
               help=f"Seconds for the engine, in {LIMIT_TYPES['time'].option.range_text()}.")
 @click.option("--sims", type=LIMIT_TYPES["sims"], metavar="N",
@@ -88,13 +90,13 @@ def analyse(game, size, blocked, seed, swap, moves, spec, seconds, sims, depth, 
       boardai analyse --game connect4 --size 12x10 --blocked 4:1 --moves "4 4" --engine mcts
     """
     from boardai.engines.base import Limit
-    from boardai.engines.registry import make_engine
+    from boardai.engines.registry import make_engine, strongest_spec
     from boardai.games import game_of
     from boardai.warmup import warm_engine
     board = board_from_options(game.lower(), size, blocked, swap, seed)
     try:
         board.push_many(moves)
-        engine = make_engine(spec)
+        engine = make_engine(spec or strongest_spec(board.game_name))
     except EngineUnavailable as exc:           # a missing optional package: not a usage error
         raise Fail(str(exc)) from None
     except ValueError as exc:

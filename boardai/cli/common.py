@@ -179,7 +179,7 @@ def game_setup_options(no_color_help: str):
     from boardai.engines.base import MAX_SEED
     options = [
         game_option(help="Which game."),
-        size_option(" (Hex default 7 here, Connect Four 7x6)"),
+        size_option(),
         blocked_option(),
         click.option("--swap", is_flag=True,
                      help="Hex: allow the swap rule (White may take Black's first stone)."),

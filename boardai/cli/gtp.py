@@ -11,8 +11,10 @@ from boardai.cli.common import CONTEXT, Int, blocked_option, game_option, size_o
 
 @click.command(context_settings=CONTEXT)
 @game_option()
-@click.option("--engine", "spec", default="random", show_default=True, metavar="SPEC",
-              help="The engine to serve, e.g. random:seed=1.")
+@click.option("--engine", "spec", default=None, metavar="SPEC",
+              help="The engine to serve, e.g. random:seed=1; default: the game's strongest at a "
+                   "sensible time (Connect Four solver:time=2, Hex mcts:time=1; a GTP "
+                   "time_settings replaces its time).")
 @size_option("; GTP boardsize changes it")
 @blocked_option()
 @click.option("--seed", type=Int(0, 2**63 - 2), help="Seed for --size/--blocked random.")
@@ -34,9 +36,10 @@ def gtp(game, spec, size, blocked, seed, swap) -> None:
 
     Connect Four's blocked cells: `block_cell 4 1` on an empty board (column 4, bottom row).
     """
-    from boardai.engines.registry import make_engine
+    from boardai.engines.registry import make_engine, strongest_spec
     from boardai.ui.gtp_server import GtpServer
 
+    spec = spec or strongest_spec(game)
     try:
         engine = make_engine(spec)
         server = GtpServer(engine, game.lower(), size, swap, blocked=blocked, seed=seed)

@@ -146,3 +146,16 @@ def _load_builtin_engines() -> None:
 def all_engines() -> dict[str, type[Engine]]:
     _load_builtin_engines()
     return dict(sorted(ENGINES.items()))
+
+
+# The strongest built-in engine of each game at a sensible time: what ``boardai analyse`` and
+# ``boardai gtp`` use when no --engine is given.  Connect Four and tic-tac-toe: ``solver`` (exact
+# where its search finishes in its time; otherwise mcts in the rest of it, marked not exact);
+# Hex: ``mcts`` (the Hex solver settles only small boards, so it would spend most of the time
+# on a proof it does not find).
+STRONGEST = {"connect4": "solver:time=2", "tictactoe": "solver:time=1", "hex": "mcts:time=1"}
+
+
+def strongest_spec(game: str) -> str:
+    """The default engine spec of ``game`` (``mcts:time=1`` for games not in ``STRONGEST``)."""
+    return STRONGEST.get(game.lower(), "mcts:time=1")

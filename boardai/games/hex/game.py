@@ -27,7 +27,6 @@ HEX = Game(
     kernel_id=GAME_HEX,
     board=HexBoard,
     default_size=(11, 11),
-    play_size=(7, 7),
     square_sizes=True,
     end_reasons=(CONNECTION.value,),
     records=RecordRules(gm="11", size_short=True,
