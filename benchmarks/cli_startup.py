@@ -55,14 +55,16 @@ def main() -> None:
     boardai = _boardai()
     rows = [("python -c pass", [sys.executable, "-c", "pass"], None),
             ("boardai --help", [*boardai, "--help"], TARGET_MAIN_S)]
-    rows += [(f"boardai {c} --help", [*boardai, c, "--help"], TARGET_COMMAND_S) for c in _commands()]
+    rows += [(f"boardai {c} --help", [*boardai, c, "--help"], TARGET_COMMAND_S)
+             for c in _commands()]
     results = {}
     print(f"{'command':<28} {'min s':>7} {'median s':>9}  target", flush=True)
     for label, argv, target in rows:
         times = _time(argv, args.runs)
         best, median = min(times), statistics.median(times)
         results[label] = {"min_s": round(best, 4), "median_s": round(median, 4), "target_s": target}
-        verdict = "" if target is None else f"<= {target}  {'met' if median <= target else 'NOT met'}"
+        verdict = "" if target is None else \
+            f"<= {target}  {'met' if median <= target else 'NOT met'}"
         print(f"{label:<28} {best:7.3f} {median:9.3f}  {verdict}", flush=True)
     if args.json:
         print(json.dumps(results))

@@ -40,7 +40,11 @@ FIRST_ESTIMATE_S = 60
 
 
 def engine_key(engine: "Engine", board: "Board") -> str:
-    return f"{engine.name}:{board.game_name}"
+    """``engine:game:cells``: some searches are compiled apart for boards of up to 64 cells (one
+    64-bit word a cell set) and for larger ones, so the board's class is part of the key."""
+    cells = board.width * board.height
+    size = 64 if cells <= 64 else 128 if cells <= 128 else "more"
+    return f"{engine.name}:{board.game_name}:{size}"
 
 
 def _read(name: str) -> str | None:
@@ -86,9 +90,20 @@ def estimate(key: str) -> int:
 def cold_estimate(games: list[str]) -> int:
     """Seconds to compile the default engine of ``games`` where not yet done: the largest
     estimate of them (the first compile makes most of the code the others share); 0 if warm."""
-    name = DEFAULT_ENGINE.split(":")[0]
-    cold = [f"{name}:{g}" for g in games if f"{name}:{g}" not in warm_keys()]
-    return max((estimate(key) for key in cold), default=0)
+    from boardai.engines.registry import make_engine
+    from boardai.games import get_game
+
+    engine = make_engine(DEFAULT_ENGINE)
+    try:
+        keys = []
+        for name in games:
+            rules = get_game(name)
+            keys.append(engine_key(engine, rules.setup_board(rules.play_size_or_default, (),
+                                                             False)))
+    finally:
+        engine.close()
+    warm = warm_keys()
+    return max((estimate(key) for key in keys if key not in warm), default=0)
 
 
 def mark_warm(key: str, seconds: float | None = None) -> None:

@@ -112,14 +112,14 @@ def test_a_cold_cache_is_announced_once_and_the_warm_up_runs_every_time(tmp_path
     warmup.warm_engine(engine, board, out)
     assert out.getvalue().startswith("preparing the engines, once: about ")
     assert out.getvalue().count("\n") == 1
-    assert warmup.warm_keys() == {"compiling:tictactoe"}
+    assert warmup.warm_keys() == {"compiling:tictactoe:64"}
     again = io.StringIO()
     warmup.warm_engine(engine, board, again)
     assert again.getvalue() == ""
     assert _Compiling.warmed == 2
     # a stamp of other kernel sources is cold again
     stamp = tmp_path / warmup.WARM_STAMP
-    stamp.write_text("f" * 40 + "\ncompiling:tictactoe\n")
+    stamp.write_text("f" * 40 + "\ncompiling:tictactoe:64\n")
     assert warmup.warm_keys() == set()
 
 

@@ -1,4 +1,4 @@
-"""``boardai warmup``: compile the default engines ahead of the first game (``boardai/warmup.py``)."""
+"""``boardai warmup``: compile the default engines before the first game (``boardai/warmup.py``)."""
 
 from __future__ import annotations
 

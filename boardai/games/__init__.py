@@ -1,11 +1,12 @@
-"""Games: rules, notation, pictures and kernels, one folder per game; this module lists them.
+"""Games: rules, notation, pictures and kernels, one folder per game; this module is their face.
 
 Every game is known to the rest of boardai through its description (``games/game.py``:
 ``Game``).  ``GAMES`` (``games/catalog.py``, re-exported here) is the one place that lists the
-games: their names and where each description lives.  The descriptions are loaded on first use (``get_game("c4")`` finds one by
-name or alias, ``game_of(board)`` by board), so what only needs the names -- the command line's
-``--game`` choices and its help -- loads neither the rules nor the compiled kernels.
-``make_board("hex", "9")`` builds an empty board from the names the CLI and the protocols use.
+games: their names and where each description lives.  The descriptions are loaded on first
+use (``get_game("c4")`` finds one by name or alias, ``game_of(board)`` by board), so what only
+needs the names -- the command line's ``--game`` choices and its help -- loads neither the rules
+nor the compiled kernels.  ``make_board("hex", "9")`` builds an empty board from the names the
+CLI and the protocols use.
 
 The names this module exports (``HexBoard``, ``get_game``, ...) are loaded when first read.
 """
