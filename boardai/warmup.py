@@ -115,7 +115,7 @@ def mark_warm(key: str, seconds: float | None = None) -> None:
         _write(SECONDS_FILE, json.dumps(times, sort_keys=True) + "\n")
 
 
-def _timed_warm_up(engine: "Engine", board: "Board") -> tuple[float, bool]:
+def _timed_warm_up(engine: "Engine", board: "Board", analyse: bool = False) -> tuple[float, bool]:
     """``engine.warm_up(board)``: the seconds it took and whether numba compiled anything (a
     load from the cache is no compile, and its time is no estimate of one)."""
     from numba.core import event
@@ -131,7 +131,7 @@ def _timed_warm_up(engine: "Engine", board: "Board") -> tuple[float, bool]:
 
     start = time.perf_counter()
     with event.install_listener("numba:compile", Count()):
-        engine.warm_up(board)
+        engine.warm_up(board, analyse)
     return time.perf_counter() - start, Count.compiled > 0
 
 
@@ -141,25 +141,30 @@ def needs_warming(engine: "Engine") -> bool:
     return engine.warm_limit is not None or type(engine).warm_up is not Engine.warm_up
 
 
-def warm_engine(engine: "Engine", board: "Board", out: TextIO | None = None) -> float:
-    """Load (or compile) ``engine``'s search for ``board`` before its clock runs; on a cold
-    cache say so on ``out`` (stderr) first.  Returns the seconds it took."""
+def warm_engine(engine: "Engine", board: "Board", out: TextIO | None = None,
+                analyse: bool = False) -> float:
+    """Load (or compile) ``engine``'s search for ``board`` before its clock runs (``analyse``:
+    what ``engine.analyse`` uses); on a cold cache say so on ``out`` (stderr) first.  Returns
+    the seconds it took."""
     if not needs_warming(engine) or board.is_game_over():
         return 0.0
-    key = engine_key(engine, board)
-    cold = key not in warm_keys()
+    played = engine_key(engine, board)            # a game's warm-up covers an analysis too
+    key = played + "/analyse" if analyse else played
+    warm = warm_keys()
+    cold = key not in warm and played not in warm
     if cold:
         out = sys.stderr if out is None else out
         print(f"preparing the engines, once: about {estimate(key)} s", file=out, flush=True)
-    took, compiled = _timed_warm_up(engine, board)
+    took, compiled = _timed_warm_up(engine, board, analyse)
     if cold:
         mark_warm(key, took if compiled else None)
     return took
 
 
 def warm_defaults(games: list[str], out: TextIO) -> float:
-    """Compile the default engine of each of ``games`` (on the board ``play`` starts with),
-    one line on ``out`` per engine and game; returns the seconds it took in all."""
+    """Compile the default engine of each of ``games`` (on the board ``play`` starts with), and
+    load what ``analyse`` uses on the game's default board; one line on ``out`` per engine and
+    game; returns the seconds it took in all."""
     from boardai.engines.registry import make_engine
     from boardai.games import get_game
     total = 0.0
@@ -176,6 +181,12 @@ def warm_defaults(games: list[str], out: TextIO) -> float:
             out.flush()
             took, compiled = _timed_warm_up(engine, board)
             mark_warm(key, took if compiled else None)
+            big = rules.setup_board(rules.default_size, (), False)      # analyse's default
+            if engine_key(engine, big) != key:
+                more, more_compiled = _timed_warm_up(engine, big, analyse=True)
+                mark_warm(engine_key(engine, big) + "/analyse", more if more_compiled else None)
+                took += more
+                compiled = compiled or more_compiled
             total += took
             out.write(f"compiled in {took:.0f} s\n" if compiled else
                       f"ready ({took:.1f} s: its code was compiled already)\n")

@@ -105,7 +105,7 @@ def analyse(game, size, blocked, seed, swap, moves, spec, seconds, sims, depth, 
         engine.close()
         raise click.UsageError(f"the game is already over: {board.outcome()}")
     try:
-        warm_engine(engine, board)      # compiling (on a cold cache) is not thinking time
+        warm_engine(engine, board, analyse=True)    # compiling is not thinking time
         result = engine.analyse(board, Limit(time=seconds, sims=sims, depth=depth))
     except (EngineError, MemoryError, ValueError) as exc:
         # an external engine that cannot start, dies or hangs; a table too big for memory; a

@@ -365,13 +365,14 @@ class Engine:
 
     warm_limit: ClassVar[Limit | None] = None      # a tiny search that loads compiled code
 
-    def warm_up(self, board: Board) -> None:
+    def warm_up(self, board: Board, analyse: bool = False) -> None:
         """Load the engine's compiled search for ``board``'s game and layout before a clock
         runs (numba code loads from its cache on first use: up to a second).  Engines with a
-        jitted search set ``warm_limit``; a tiny search on a copy of ``board`` does the rest."""
+        jitted search set ``warm_limit``; a tiny search on a copy of ``board`` does the rest.
+        ``analyse``: only what ``analyse`` uses (an mcts analysis needs no solver)."""
         if self.warm_limit is None or board.is_game_over():
             return
-        self.play(board.copy(), self.warm_limit)
+        (self.analyse if analyse else self.play)(board.copy(), self.warm_limit)
         self.new_game(board)
 
     def notify(self, board: Board, move: int) -> None:

@@ -123,13 +123,13 @@ class SolverEngine(Engine):
         result.time_s = clock()
         return result
 
-    def warm_up(self, board: Board) -> None:
+    def warm_up(self, board: Board, analyse: bool = False) -> None:
         """Load the game's solver for ``board`` (its compiled search and tables, where it has
         a ``load``) and the ``mcts`` a move falls back on, before a clock runs."""
         player = self._player(board)
         if player is not None and player.supports(board) and hasattr(player, "load"):
             player.load(board)
-        self._fallback_engine().warm_up(board)
+        self._fallback_engine().warm_up(board, analyse)
 
     def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
         if board.is_game_over():
