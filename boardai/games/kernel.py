@@ -288,7 +288,7 @@ def evaluate(state, ev, aux):
     return 0.0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def move_prior(state, move):
     g = state[GAME]
     if g == GAME_HEX:

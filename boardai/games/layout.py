@@ -54,7 +54,7 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def mix64(z):
     """splitmix64's finaliser: a well-mixed 64-bit function of a 64-bit input."""
     z = np.uint64(z)
@@ -63,20 +63,20 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def zobrist_key(game, slot, colour):
     """Zobrist key of a stone of ``colour`` on ``slot``; colour 2 is the side-to-move key."""
     return np.int64(mix64(np.uint64(game * 1_000_003 + slot * 3 + colour + 1) * _GOLDEN))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def rng_next(rng):
     """Next 64 random bits from the splitmix64 stream held in ``rng[0]`` (uint64 array)."""
     rng[0] += _GOLDEN
     return mix64(rng[0])
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def rng_below(rng, n):
     """A random int in [0, n) (multiply-shift on 32 random bits; bias < n / 2**32)."""
     r = rng_next(rng) >> np.uint64(32)
@@ -108,7 +108,7 @@ def new_rng(seed: int | None) -> np.ndarray:
     return np.array([seed & ((1 << 64) - 1)], dtype=np.uint64)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def popcount(x):
     """Set bits of a uint64 (SWAR)."""
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -118,7 +118,7 @@ def popcount(x):
 
 
 # --- the network's input planes (games/kernel.py: encode_planes) ----------------------------
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def put_spot(out, y, x, v, mine):
     """Mark spot (x, y) of value ``v`` (0 empty, 1/2 a colour's stone, 3 blocked) in the
     planes: 0 the side to move's (``mine``) stones, 1 the opponent's, 2 empty, 3 blocked,

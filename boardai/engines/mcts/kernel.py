@@ -83,7 +83,7 @@ def reset_tree(ints, flts, meta):
     meta[FULL] = 0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _clear_stats(flts, i):
     flts[i, VISITS] = 0.0
     flts[i, WINS] = 0.0
@@ -94,7 +94,7 @@ def _clear_stats(flts, i):
     flts[i, PRIOR] = 0.0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _refresh_q(flts, i, rave, bias):
     """Recompute the cached exploitation value of node ``i`` after its statistics changed."""
     n = flts[i, VISITS]
@@ -207,7 +207,7 @@ def apply_knowledge(ints, flts, node, result, keep, root, swaps):
     return exchanged
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def known_result(ints, st, child, mover, root):
     """After ``mover`` moved into ``child`` (position ``st``): the game's result if it is known
     there, the winner (0/1) or DRAW, from the child's proof or the game having ended (a win
@@ -363,7 +363,7 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
             if not _expand(ints, flts, meta, node, st, legal, params, knowledge):
                 break
         child = _select(ints, flts, node, params, tables)
-        apply_move(st, ints[child, MOVE])
+        apply_move(st, np.int64(ints[child, MOVE]))     # one specialisation: int64 moves
         depth += 1
         path[depth] = child
         node = child

@@ -104,7 +104,7 @@ def descend_batch(ints, flts, meta, root_state, batch, states, leaves, paths, de
         result = -1                   # a known result: the winner (0/1) or DRAW
         while ints[node, NCHILD] > 0:
             child = _select_puct(ints, flts, node, c_puct, fpu)
-            apply_move(st, ints[child, MOVE])
+            apply_move(st, np.int64(ints[child, MOVE]))
             depth += 1
             path[depth] = child
             node = child

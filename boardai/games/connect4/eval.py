@@ -40,7 +40,7 @@ W_GOOD_THREAT = 24.0
 W_OTHER_THREAT = 6.0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _links(p, o, board, s):
     """(three-links, two-links) of stones ``p`` in direction ``s`` not blocked by ``o``."""
     s2 = s + s
@@ -106,7 +106,7 @@ def c4_evaluate(state, ev):
     return score
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def c4_move_prior(state, move):
     """Ordering hint: central columns first."""
     c2 = 2 * move - (state[WIDTH] - 1)

@@ -122,7 +122,7 @@ def c4_cell(state, col, row):
     return 0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def has_four(b, h, w):
     """True if bitboard ``b`` (uint64) holds four in a row on a board ``w`` wide, ``h`` high.
 
@@ -176,7 +176,7 @@ def c4_wins_if_played(state, move, colour):
     return has_four(np.uint64(state[STONES + colour]) | bit, h, state[WIDTH])
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _threat_cells(p, h, w):
     """Cells (empty or not) that would complete a line of four for the stones ``p`` (uint64).
 
@@ -302,7 +302,7 @@ def c4_playout_tactical(state, rng, work, owner):
     return _c4_playout(state, rng, work, owner, True)[0]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _c4_playout(state, rng, work, owner, tactics):
     """The one playout loop: returns (winner, length), ``length`` = 1 + the moves it played."""
     played = np.int64(1)

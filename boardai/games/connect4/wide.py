@@ -81,34 +81,34 @@ def new_wide_state(w: int, h: int, blocked=()) -> np.ndarray:
 # --- offsets ----------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _nlines(state):
     return lines_jit(state[WIDTH], state[HEIGHT])
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def lines_jit(w, h):
     return h + w + 2 * (w + h - 1)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def tops_at(state):
     """Slot of column 0's landing row."""
     return HEADER + 3 * _nlines(state)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def cells_at(state):
     return HEADER + 3 * _nlines(state) + 2 * state[WIDTH]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _four(m):
     x = m & (m >> 1)
     return (x & (x >> 2)) != 0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _set_cell(words, base, w, h, c, r):
     """Set (col c, row r) in the line words starting at ``words[base]``; True if that makes four."""
     bit_c = np.int64(1) << c
@@ -128,7 +128,7 @@ def _set_cell(words, base, w, h, c, r):
     return win
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _would_four(words, base, w, h, c, r):
     """True if a stone on (c, r) added to the line words at ``base`` would make four."""
     bit_c = np.int64(1) << c
@@ -142,7 +142,7 @@ def _would_four(words, base, w, h, c, r):
     return _four(words[base + h + w + w + h - 1 + c + r] | bit_r)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _clear_cell(words, base, w, h, c, r):
     bit_c = ~(np.int64(1) << c)
     bit_r = ~(np.int64(1) << r)
@@ -152,7 +152,7 @@ def _clear_cell(words, base, w, h, c, r):
     words[base + h + w + w + h - 1 + c + r] &= bit_r
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _next_row(state, blocked_at, c, row, h):
     """The first row at or above ``row`` in column c that is not blocked (h if none)."""
     rows = state[blocked_at + c]
@@ -286,7 +286,7 @@ def wide_symmetric(state):
     return True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _recheck(work, n, w, h, tops, flags, c):
     """Refresh column c's one-move-win flags (``flags + colour*w + c``) from its landing cell."""
     r = work[tops + c]
@@ -298,7 +298,7 @@ def _recheck(work, n, w, h, tops, flags, c):
         work[flags + w + c] = _would_four(work, HEADER + n, w, h, c, r)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _wide_playout(state, rng, work, owner, tactics):
     """The playout loop on a copy of the position in ``work``: returns (winner, length) with
     ``length`` = 1 + the moves it played (as the one-word layout's ``_c4_playout``).

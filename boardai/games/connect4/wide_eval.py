@@ -21,7 +21,7 @@ from boardai.games.connect4.wide import lines_jit
 from boardai.games.layout import HEADER, HEIGHT, PLY, WIDTH, popcount
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _span(kind, j, w, h):
     """(first, last) bit of line ``j`` of ``kind`` (0 row, 1 column, 2 diagonal, 3 anti)."""
     if kind == 0:
@@ -34,7 +34,7 @@ def _span(kind, j, w, h):
     return max(0, j - (w - 1)), min(h - 1, j)      # c + r = j
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _cell_of(kind, j, bit, h):
     """(col, row) of ``bit`` on line ``j`` of ``kind``."""
     if kind == 0:

@@ -60,13 +60,13 @@ CG_TOL = 1e-8          # on the squared residual, relative to the right-hand sid
 CAP = 400.0            # |score| bound (far under the search's win score)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _on_start(colour, r, c):
     """Cell (r, c) touches ``colour``'s first edge (Black: top row, White: left column)."""
     return r == 0 if colour == BLACK else c == 0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _on_end(colour, r, c, w, h):
     return r == h - 1 if colour == BLACK else c == w - 1
 
@@ -332,7 +332,7 @@ def hex_evaluate(state, ev, nb):
     return max(-CAP, min(CAP, 10.0 * math.log(ro / rm)))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def hex_move_prior(state, move):
     """Ordering hint: cells near the centre first."""
     w = state[WIDTH]

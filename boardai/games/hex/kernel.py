@@ -79,7 +79,7 @@ def neighbour_table(w, h):
     return nb
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _offsets(state):
     w = state[WIDTH]
     h = state[HEIGHT]
@@ -99,14 +99,14 @@ def _reset_union_find(state):
         state[size + i] = 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _find(state, parent, x):
     while state[parent + x] != x:
         x = state[parent + x]
     return x
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _union(state, parent, size, a, b, jslot):
     """Merge the sets of a and b; record (child, root) at state[jslot] and return 1 if merged."""
     ra = _find(state, parent, a)
@@ -159,7 +159,7 @@ def _connect_stone(state, cell, colour, jbase):
     return count
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _set_stone(state, cell, colour, on):
     """Put (on=True) or lift a stone: cells, row masks and hash; union-find is the caller's job."""
     w = state[WIDTH]
@@ -186,7 +186,7 @@ def _rebuild_union_find(state):
             _connect_stone(state, cell, v - 1, -1)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _connected_winner(state):
     w, h, n, rows_b, rows_w, parent, size = _offsets(state)
     if _find(state, parent, n) == _find(state, parent, n + 1):
@@ -293,7 +293,7 @@ def _spread(stones, reach, h):
             return
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _touching(reach, r, h):
     """Cells of row r next to a cell of ``reach`` (row masks, unmasked by width)."""
     x = reach[r]
@@ -422,7 +422,7 @@ def hex_undo(state):
     return move
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _spread_row(x, allowed):
     """Grow the stones ``x`` along row runs of ``allowed`` (bit masks of one row)."""
     while True:
@@ -432,7 +432,7 @@ def _spread_row(x, allowed):
         x = y
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _flood(rows, base, h, reach, goal_row, goal_mask):
     """Grow the seeded ``reach`` through the stones ``rows[base:base+h]`` until it stops.
 
@@ -519,7 +519,7 @@ def hex_playout(state, rng, work, owner):
     return WHITE
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _held(rows, base, h, w, r, c, colour, edges):
     """A stone of ``colour`` at (r, c) (its rows at ``base``); with ``edges`` also a point off
     the board on one of its own edges (rows -1 and h are Black's, columns -1 and w White's; the
@@ -531,7 +531,7 @@ def _held(rows, base, h, w, r, c, colour, edges):
     return (rows[base + r] >> c) & 1 == 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _at_most_two(x):
     """Set bits of ``x`` when it has at most two (0, 1 or 2)."""
     if x == 0:
@@ -706,7 +706,7 @@ def _local_answer(work, black, codes, h, w, r, c, p, table, scale, empty, rng):
     return -1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _stone_digits(work, codes, h, w, r, c, q):
     """A stone of colour ``q`` at (r, c): the pattern codes of the cells around it change by
     its digit (``patterns.pattern_codes``); cells read by Black and by White (transposed)."""
@@ -891,7 +891,7 @@ def hex_fill_load(state, fill):
         fill[h + r] = state[rows_w + r]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def hex_fill_set(state, fill, cell, colour, on):
     """Give (on) or take back an empty ``cell`` to/from ``colour`` in the fill-in."""
     w = state[WIDTH]
@@ -905,7 +905,7 @@ def hex_fill_set(state, fill, cell, colour, on):
         fill[slot] &= ~bit
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _fill_allowed(state, fill, colour, with_free):
     """Write into fill[2H, 3H) the stones ``colour`` may use: its own, plus every unassigned
     cell if ``with_free``; returns the base offset."""

@@ -50,7 +50,7 @@ def hex_pattern(state, cell):
     return pattern_at(state, rows_b, rows_b + h, w, h, r, cell - r * w, state[PLY] & 1)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def pattern_at(rows, rows_b, rows_w, w, h, r, c, mover):
     """The pattern number of the empty cell (r, c) for ``mover`` (0 Black, 1 White), read from
     row masks (bit c of ``rows[rows_b + r]`` a Black stone, of ``rows[rows_w + r]`` a White
@@ -59,7 +59,7 @@ def pattern_at(rows, rows_b, rows_w, w, h, r, c, mover):
     return code if code <= turned else turned
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def pattern_codes(rows, rows_b, rows_w, w, h, r, c, mover):
     """The pattern's two codes before the choice of the smaller: (as read, turned by 180
     degrees).  A stone of colour q added at the cell of digit i adds ``s * POW3[i]`` and ``s *

@@ -56,7 +56,7 @@ def ttt_evaluate(state, ev):
     return float(score)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def ttt_move_prior(state, move):
     """Ordering hint: the number of windows of three through the cell (centre first)."""
     w = state[WIDTH]

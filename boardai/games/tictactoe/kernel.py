@@ -51,7 +51,7 @@ def new_ttt_state(w: int, h: int) -> np.ndarray:
                            pos_len=HEADER + n)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def makes_line(cells, base, w, h, cell, v):
     """True if a stone ``v`` (1 black, 2 white) on ``cell`` would be part of ``IN_A_ROW`` in a
     row of ``v``; ``cells[base + i]`` holds cell ``i`` (``cell`` itself is not read).
@@ -158,7 +158,7 @@ def ttt_undo(state):
     return move
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _ttt_playout(state, rng, work, owner):
     """The one playout loop: returns (winner, length), ``length`` = 1 + the moves it played.
 
