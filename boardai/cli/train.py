@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -41,6 +42,7 @@ def train() -> None:
     boardai train report DIR        draw its curves (PNG) and print its generations
     boardai train export DIR OUT    write its best network (with its provenance) to OUT
     boardai train patterns STORE... --out FILE   learn Hex move patterns from stored games
+    boardai train teacher --mohex PATH --out FILE   record a stronger program's games
 
     \b
     Examples:
@@ -290,6 +292,155 @@ def patterns_cmd(stores, game, out, players, sizes, rounds, test_every, as_json)
                        f"has the top weight {100 * f['top1']:.1f} %; log-likelihood "
                        f"{f['log_likelihood']:.3f} a move (uniform {f['uniform_log_likelihood']:.3f})")
     click.echo(f"wrote {out}: {len(ids)} patterns")
+
+
+@train.command("teacher", context_settings=CONTEXT)
+@click.option("--out", required=True, type=click.Path(),
+              help="The games file (JSON lines), created or resumed.")
+@click.option("--teacher", metavar="gtp:COMMAND",
+              help="The teacher, a GTP program (e.g. \"gtp:/path/mohex --config m.htp\").")
+@click.option("--mohex", type=click.Path(dir_okay=False),
+              help="Benzene's mohex (default $MOHEX): the teacher with a start-up file written "
+                   "beside --out (max_time from --time, one thread, no pondering, no swap).")
+@click.option("--playouts", type=Int(1, 10**9), help="With --mohex: at most this many "
+              "playouts a move (max_games; MoHex searches at least 1 s whatever --time).")
+@click.option("--size", type=Int(3, 19), default=9, show_default=True,
+              help="Hex board size N, 3..19 (teacher data is meant for 9..13).")
+@click.option("--time", "seconds", type=Float(0, 600, min_open=True), default=0.3,
+              show_default=True, help="The teacher's seconds a move.")
+@click.option("--games", type=Int(1, 10**9), default=1000, show_default=True,
+              help="Games the file holds when done (a resumed run plays the missing ones).")
+@click.option("--jobs", type=Int(1, 256), default=1, show_default=True,
+              help="Games played at once (local worker processes, or a local Ray's CPUs).")
+@click.option("--backend", default="local", show_default=True,
+              help="local, ray (a local Ray) or ray:ADDRESS (a Ray cluster).")
+@click.option("--seed", type=Int(0, 2**62), default=1, show_default=True,
+              help="Seed of the openings' random stones and the sampled moves.")
+@click.option("--random-stones", type=Int(0, 10), default=1, show_default=True,
+              help="At most this many random stones added to the opening from the second cycle "
+                   "of openings on.")
+@click.option("--sample-plies", type=Int(0, 400), default=2, show_default=True,
+              help="The teacher's first moves of a game drawn from its visit counts.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="No progress bar: a line on stderr every ten games (for a log file).")
+def teacher_cmd(out, teacher, mohex, playouts, size, seconds, games, jobs, backend, seed, random_stones,
+                sample_plies, quiet) -> None:
+    """Record Hex self-play games of a stronger GTP program (MoHex 2.0) for supervised
+    training: every position's move, the teacher's root visits and win rate where its GTP gives
+    them (MoHex: reg_genmove and mohex-values), and the result (boardai/train/teacher.py).
+
+    \b
+    Game i opens with Black's stone on cell i mod N*N (every one-stone opening in turn; from
+    the second cycle on 1..--random-stones random stones are added) and the teacher plays both
+    sides; its first --sample-plies moves are drawn from its visits.  One JSON line per
+    finished game: run the same command again to resume, with a larger --games to go on.
+
+    \b
+    Examples:
+      boardai train teacher --mohex /path/to/mohex --size 9 --games 5000 --out hex9/games.jsonl
+      nice -n 19 boardai train teacher --mohex $MOHEX --jobs 2 --out hex9/games.jsonl -q
+    """
+    from boardai.arena.backends import parse_backend
+    from boardai.train import teacher as tt
+
+    try:
+        parse_backend(backend)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if teacher is None and mohex is None:
+        mohex = os.environ.get("MOHEX") or None
+    if playouts is not None and mohex is None:
+        raise click.UsageError("--playouts goes with --mohex (give a --teacher its own settings)")
+    if (teacher is None) == (mohex is None):
+        raise click.UsageError("give the teacher: --teacher gtp:COMMAND or --mohex PATH "
+                               "(one of them)")
+    out_path = Path(out)
+    if mohex is not None:
+        try:
+            tt.check_teacher("gtp:" + mohex)
+        except tt.TeacherError as exc:
+            raise click.UsageError(f"--mohex: {exc}") from None
+        if out_path.is_dir():
+            raise Fail(f"--out {out} is a directory; give a file, e.g. {out_path / 'games.jsonl'}")
+        try:
+            out_path.parent.mkdir(parents=True, exist_ok=True)
+            config = tt.mohex_config(out_path.with_suffix(".mohex.htp"), seconds,
+                                     playouts=playouts)
+        except OSError as exc:
+            raise Fail(f"cannot write beside --out {out}: {exc.strerror or exc}") from None
+        import shlex
+        teacher = (f"gtp:{shlex.quote(os.path.abspath(mohex))} "
+                   f"--config {shlex.quote(str(config.resolve()))}")
+    else:
+        try:
+            tt.check_teacher(teacher)
+        except tt.TeacherError as exc:
+            raise click.UsageError(str(exc)) from None
+    settings = tt.Settings(teacher=teacher, size=size, time=seconds, seed=seed,
+                           random_stones=random_stones, sample_plies=sample_plies)
+    bar = _TeacherProgress(not quiet, games)
+    try:
+        with bar:
+            figures = tt.run(settings, out_path, games, jobs, backend, progress=bar,
+                             note=bar.note)
+    except tt.TeacherError as exc:
+        raise Fail(str(exc)) from None
+    rate = 3600 * figures["played"] / figures["seconds"] if figures["seconds"] > 0 else 0.0
+    click.echo(f"{out}: {figures['games']} games, {figures['positions']} positions; this session "
+               f"{figures['played']} games in {figures['seconds']:.0f} s ({rate:.0f} games/hour)"
+               + (f", {figures['failed']} failed" if figures["failed"] else ""))
+
+
+class _TeacherProgress:
+    """A rich progress bar of games, with positions and games an hour; notes go above it.
+    Without the bar (-q), a log line every ten games."""
+
+    def __init__(self, enabled: bool, total: int):
+        self.enabled, self.total = enabled, total
+        self.progress = None
+        self.started = None
+        self.every = 10                 # games between log lines without a progress bar
+        self.first_positions = None     # positions the file held at the start
+
+    def __enter__(self):
+        import time
+        self.started = time.perf_counter()
+        if self.enabled:
+            from rich.console import Console
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                       TimeElapsedColumn)
+            self.progress = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
+                                     TextColumn("{task.description}"), TimeElapsedColumn(),
+                                     console=Console(stderr=True))
+            self.task = self.progress.add_task("", total=self.total)
+            self.progress.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self.progress is not None:
+            self.progress.stop()
+
+    def note(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress.console.print(text, markup=False, highlight=False)
+        else:
+            click.echo(text, err=True)
+
+    def __call__(self, done: int, positions: int, played: int) -> None:
+        import time
+        hours = (time.perf_counter() - self.started) / 3600
+        rate = f"{played / hours:.0f}" if played and hours > 0 else "-"
+        if self.progress is not None:
+            self.progress.update(self.task, completed=done,
+                                 description=f"{positions} positions, {rate} games/hour")
+        elif played and played % self.every == 0:       # a log line now and then (-q, nohup)
+            new = positions - (self.first_positions or 0)
+            prate = f"{new / hours:.0f}" if hours > 0 else "-"
+            click.echo(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {done}/{self.total} games, "
+                       f"{positions} positions; this session {played} games, {rate} games/hour, "
+                       f"{prate} positions/hour", err=True)
+        if self.first_positions is None:
+            self.first_positions = positions
 
 
 __all__ = ["train"]
