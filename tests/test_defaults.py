@@ -50,3 +50,18 @@ def test_gtp_serves_the_strongest_engine_by_default():
     res = CliRunner().invoke(main, ["gtp", "--game", "connect4"], input="name\nshowboard\n")
     assert res.exit_code == 0
     assert "?" not in res.output.split("\n\n")[0]
+
+
+def test_analyse_lines_lists_candidate_moves_with_rates_and_lines():
+    res = CliRunner().invoke(main, ["analyse", "--game", "hex", "--size", "5", "--moves", "c3",
+                                    "--engine", "mcts:sims=3000,seed=1", "--lines", "2",
+                                    "--json"])
+    assert res.exit_code == 0, res.output
+    lines = json.loads(res.output.strip().splitlines()[-1])["lines"]
+    assert len(lines) == 2
+    for line in lines:
+        assert 0 <= line["winrate"] <= 1 and line["pv"][0] == line["move"]
+    text = CliRunner().invoke(main, ["analyse", "--game", "connect4", "--size", "5x4",
+                                     "--moves", "33", "--lines", "3"]).output
+    assert "1. 3  exact +0  50%" in text and "line: " in text
+    assert len([t for t in text.splitlines() if t[:3] in ("1. ", "2. ", "3. ")]) == 3

@@ -79,8 +79,11 @@ def engines(as_json) -> None:
               help=f"Simulations for the engine, in {LIMIT_TYPES['sims'].option.range_text()}.")
 @click.option("--depth", type=LIMIT_TYPES["depth"], metavar="PLIES",
               help=f"Depth for the engine, in {LIMIT_TYPES['depth'].option.range_text()}.")
+@click.option("--lines", "n_lines", type=Int(1, 50), default=3, show_default=True, metavar="N",
+              help="Candidate moves shown, each with its win rate and line (multi-PV).")
 @click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
-def analyse(game, size, blocked, seed, swap, moves, spec, seconds, sims, depth, as_json) -> None:
+def analyse(game, size, blocked, seed, swap, moves, spec, seconds, sims, depth, n_lines,
+            as_json) -> None:
     """Ask an engine about a position: its move, value, principal variation, statistics.
 
     \b
@@ -118,6 +121,7 @@ def analyse(game, size, blocked, seed, swap, moves, spec, seconds, sims, depth, 
                "engine": engine.spec, **result.to_json()}
     payload["moves"] = [vars(m) for m in result.moves]
     payload["position"] = board.moves_text()
+    payload["lines"] = candidate_lines(result, n_lines)
     if not as_json:
         if board.setup:
             click.echo(f"Board: {setup_text(board)}")
@@ -127,5 +131,29 @@ def analyse(game, size, blocked, seed, swap, moves, spec, seconds, sims, depth, 
                    f"nodes {result.nodes}  time {result.time_s:.3f} s")
         if result.pv:
             click.echo("pv: " + " ".join(result.pv))
+        for i, line in enumerate(payload["lines"], 1):
+            rate = "" if line["winrate"] is None else f"  {100 * line['winrate']:.0f}%"
+            score = "" if line["score"] is None else f"  exact {line['score']:+d}"
+            visits = "" if line["visits"] is None else f"  visits {line['visits']}"
+            click.echo(f"{i}. {line['move']}{score}{rate}{visits}  line: {' '.join(line['pv'])}")
     else:
         click.echo(json.dumps(payload))
+
+
+def candidate_lines(result, n: int) -> list[dict]:
+    """The engine's best ``n`` moves as ``{move, winrate, visits, score, pv}``: the win rate of
+    the side to move (% shown), the solver's exact score where it gives one, and the line the
+    engine expects after the move (the principal variation for the best one)."""
+    scores = result.info.get("scores") or {}
+    out = []
+    for info in result.moves[:n]:
+        pv = info.pv or ([info.name] + result.pv[1:] if result.pv[:1] == [info.name]
+                         else [info.name])
+        score = scores.get(info.name)
+        out.append({"move": info.name, "winrate": info.winrate, "visits": info.visits,
+                    "score": None if score is None else int(score), "pv": list(pv)})
+    if not out and result.pv:
+        out.append({"move": result.name, "winrate": None if result.value is None
+                    else (result.value + 1) / 2, "visits": None, "score": None,
+                    "pv": list(result.pv)})
+    return out

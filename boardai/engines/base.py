@@ -247,6 +247,7 @@ class MoveInfo(_PlainFields):
     value: float | None = None
     winrate: float | None = None
     prior: float | None = None       # a network's probability of the move (nn, policy)
+    pv: list[str] | None = field(default=None, repr=False)   # the line expected after the move
 
 
 @dataclass

@@ -96,6 +96,9 @@ class Budget:
         return True
 
 
+MULTI_PV = 5          # candidate moves that get their own line in an answer
+
+
 def _child(tree: _Tree, node: int, move: int) -> int:
     """The child of ``node`` reached by ``move``, or -1."""
     first, k = int(tree.ints[node, MK.CHILD]), int(tree.ints[node, MK.NCHILD])
@@ -614,6 +617,8 @@ class MctsEngine(Engine):
             infos.append(MoveInfo(m, board.move_name(m), int(s[0]),
                                   None if wr is None else 2 * wr - 1, wr, priors.get(m)))
         pv = self._pv(trees[0], board, best)
+        for info in infos[:MULTI_PV]:       # the best few moves' own lines (multi-PV)
+            info.pv = pv if info.move == best else self._pv(trees[0], board, info.move)
         elapsed = clock()
         resign = bool(self.opts.get("resign")) and winrate < float(self.opts["resign"])
         result = PlayResult(best, board.move_name(best), value=2 * winrate - 1, pv=pv,
