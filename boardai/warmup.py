@@ -42,9 +42,7 @@ FIRST_ESTIMATE_S = 60
 def engine_key(engine: "Engine", board: "Board") -> str:
     """``engine:game:cells``: some searches are compiled apart for boards of up to 64 cells (one
     64-bit word a cell set) and for larger ones, so the board's class is part of the key."""
-    cells = board.width * board.height
-    size = 64 if cells <= 64 else 128 if cells <= 128 else "more"
-    return f"{engine.name}:{board.game_name}:{size}"
+    return f"{engine.name}:{board.game_name}:{engine_key_size(board)}"
 
 
 def _read(name: str) -> str | None:
@@ -87,23 +85,37 @@ def estimate(key: str) -> int:
     return max(1, round(_seconds().get(key, FIRST_ESTIMATE_S)))
 
 
-def cold_estimate(games: list[str]) -> int:
-    """Seconds to compile the default engine of ``games`` where not yet done: the largest
-    estimate of them (the first compile makes most of the code the others share); 0 if warm."""
-    from boardai.engines.registry import make_engine
+def _default_seats(name: str) -> list[tuple[str, "Board", bool]]:
+    """What a first command of game ``name`` runs: ``play``'s engine on its board, and
+    ``analyse``'s (the game's strongest) on the game's default board, as (spec, board,
+    analyse)."""
+    from boardai.engines.registry import strongest_spec
     from boardai.games import get_game
+    rules = get_game(name)
+    return [(DEFAULT_ENGINE, rules.setup_board(rules.play_size_or_default, (), False), False),
+            (strongest_spec(rules.name), rules.setup_board(rules.default_size, (), False), True)]
 
-    engine = make_engine(DEFAULT_ENGINE)
-    try:
-        keys = []
-        for name in games:
-            rules = get_game(name)
-            keys.append(engine_key(engine, rules.setup_board(rules.play_size_or_default, (),
-                                                             False)))
-    finally:
-        engine.close()
+
+def _key(spec: str, board: "Board", analyse: bool) -> str:
+    key = f"{spec.split(':')[0]}:{board.game_name}:" + engine_key_size(board)
+    return key + "/analyse" if analyse else key
+
+
+def engine_key_size(board: "Board") -> str:
+    cells = board.width * board.height
+    return str(64 if cells <= 64 else 128 if cells <= 128 else "more")
+
+
+def _is_warm(key: str, warm: set[str]) -> bool:
+    return key in warm or key.removesuffix("/analyse") in warm
+
+
+def cold_estimate(games: list[str]) -> int:
+    """Seconds to compile the default engines of ``games`` where not yet done: the largest
+    estimate of them (the first compile makes most of the code the others share); 0 if warm."""
     warm = warm_keys()
-    return max((estimate(key) for key in keys if key not in warm), default=0)
+    keys = [_key(*seat) for name in games for seat in _default_seats(name)]
+    return max((estimate(key) for key in keys if not _is_warm(key, warm)), default=0)
 
 
 def mark_warm(key: str, seconds: float | None = None) -> None:
@@ -148,10 +160,8 @@ def warm_engine(engine: "Engine", board: "Board", out: TextIO | None = None,
     the seconds it took."""
     if not needs_warming(engine) or board.is_game_over():
         return 0.0
-    played = engine_key(engine, board)            # a game's warm-up covers an analysis too
-    key = played + "/analyse" if analyse else played
-    warm = warm_keys()
-    cold = key not in warm and played not in warm
+    key = engine_key(engine, board) + ("/analyse" if analyse else "")
+    cold = not _is_warm(key, warm_keys())       # a game's warm-up covers an analysis too
     if cold:
         out = sys.stderr if out is None else out
         print(f"preparing the engines, once: about {estimate(key)} s", file=out, flush=True)
@@ -162,35 +172,31 @@ def warm_engine(engine: "Engine", board: "Board", out: TextIO | None = None,
 
 
 def warm_defaults(games: list[str], out: TextIO) -> float:
-    """Compile the default engine of each of ``games`` (on the board ``play`` starts with), and
-    load what ``analyse`` uses on the game's default board; one line on ``out`` per engine and
-    game; returns the seconds it took in all."""
+    """Compile the default engines of each of ``games``: ``play``'s on the board it starts
+    with and ``analyse``'s on the game's default board; one line on ``out`` per game and
+    engine; returns the seconds it took in all."""
     from boardai.engines.registry import make_engine
     from boardai.games import get_game
     total = 0.0
     for name in games:
-        rules = get_game(name)
-        board = rules.setup_board(rules.play_size_or_default, (), False)
-        engine = make_engine(DEFAULT_ENGINE)
-        key = engine_key(engine, board)
-        try:
-            if key in warm_keys():
-                out.write(f"  {rules.title} {board.size_text}, {engine.name}: ready\n")
+        title = get_game(name).title
+        for spec, board, analyse in _default_seats(name):
+            key = _key(spec, board, analyse)
+            label = f"  {title} {board.size_text}, {spec.split(':')[0]}" + \
+                (" (analyse)" if analyse else "")
+            if _is_warm(key, warm_keys()):
+                out.write(f"{label}: ready\n")
                 continue
-            out.write(f"  {rules.title} {board.size_text}, {engine.name} ... ")
+            out.write(f"{label} ... ")
             out.flush()
-            took, compiled = _timed_warm_up(engine, board)
+            engine = make_engine(spec)
+            try:
+                took, compiled = _timed_warm_up(engine, board, analyse)
+            finally:
+                engine.close()
             mark_warm(key, took if compiled else None)
-            big = rules.setup_board(rules.default_size, (), False)      # analyse's default
-            if engine_key(engine, big) != key:
-                more, more_compiled = _timed_warm_up(engine, big, analyse=True)
-                mark_warm(engine_key(engine, big) + "/analyse", more if more_compiled else None)
-                took += more
-                compiled = compiled or more_compiled
             total += took
             out.write(f"compiled in {took:.0f} s\n" if compiled else
                       f"ready ({took:.1f} s: its code was compiled already)\n")
             out.flush()
-        finally:
-            engine.close()
     return total
