@@ -331,6 +331,16 @@ class GtpServer:
         self.engine.notify(self.board, move)
         return ""
 
+    def _warm(self) -> None:
+        """Load the engine's search for this board once, before a move's clock runs (on a cold
+        cache it compiles, and says so on stderr first)."""
+        from boardai.warmup import warm_engine
+        warmed = self.__dict__.setdefault("_warmed", set())
+        key = (self.board.game_name, self.board.width, self.board.height)
+        if key not in warmed:
+            warmed.add(key)
+            warm_engine(self.engine, self.board)
+
     def cmd_genmove(self, args: list[str]) -> str:
         if len(args) != 1:
             raise CommandError("genmove needs a colour: genmove black or genmove white")
@@ -338,6 +348,7 @@ class GtpServer:
         if self.board.is_game_over():
             return "resign"
         self._check_turn(colour)
+        self._warm()
         limit = self._limit(colour)
         started = time.perf_counter()
         result = self.engine.play(self.board.copy(), limit)
