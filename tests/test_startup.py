@@ -145,3 +145,20 @@ def test_warmup_compiles_and_then_says_ready(game):
     second = runner.invoke(main, ["warmup", "--game", game])
     assert second.exit_code == 0
     assert "ready" in second.output.splitlines()[1]
+
+
+@pytest.mark.parametrize("args, missing, extra", [
+    (["tui"], "textual", "tui"),
+    (["serve"], "uvicorn", "serve"),
+    (["train", "RUNDIR"], "torch", "train"),
+    (["match", "random", "random", "--games", "1", "--backend", "ray", "--store", "STORE"],
+     "ray", "dist"),
+])
+def test_a_missing_extra_is_named_in_one_line(args, missing, extra, monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, missing, None)      # import fails as if not installed
+    args = [str(tmp_path / "x") if a in ("RUNDIR", "STORE") else a for a in args]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1, result.output
+    assert f"pip install 'boardai[{extra}]'" in result.output
+    assert "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
