@@ -671,3 +671,45 @@ def test_engines_that_start_programs_need_the_flag(tmp_path):
     with TestClient(app, headers={"X-Boardai-Token": app.state.token}) as c:
         meta = c.get("/api/meta").json()
         assert meta["allow_programs"] and all(e["allowed"] for e in meta["engines"])
+
+
+def test_analysis_without_time_runs_until_stopped_with_three_lines(client):
+    s = new_game(client, game="hex", size="9", black="human", white="human")
+    gid = s["id"]
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        ws.receive_json()
+        r = client.post(f"/api/games/{gid}/analyse", json={"engine": "mcts"})   # no time
+        assert r.json() == {"ok": True}
+        seen = []
+        while True:
+            msg = ws.receive_json()
+            if msg["type"] != "analysis":
+                continue
+            assert not msg["done"]              # a slice's end is not the analysis's end
+            seen.append(msg)
+            if len(seen) > 1 and msg["time_s"] < seen[-2]["time_s"]:
+                break                           # the next slice has started
+        before, after = seen[-2], seen[-1]
+        # the tree is kept from slice to slice: the best move's visits go on growing
+        assert max(m["visits"] for m in after["moves"]) >= max(m["visits"] for m in before["moves"]) // 2
+        assert client.get(f"/api/games/{gid}").json()["analysing"] is True
+        lines = before["lines"]
+        assert len(lines) == 3 and lines[0]["move"] == before["best"]
+        for line in lines:
+            assert 0 <= line["winrate"] <= 1 and line["pv"][0]["move"] == line["move"]
+        assert any(len(line["pv"]) > 1 for line in lines)
+        assert client.post(f"/api/games/{gid}/stop").json() is not None
+        state = client.get(f"/api/games/{gid}").json()
+        assert state["analysing"] is False and state["analysis"] is None
+
+
+def test_solve_is_offered_only_where_it_settles_the_board(client):
+    course = new_game(client, game="connect4", size="12x12", blocked=["4:2"], black="human",
+                      white="human")
+    assert course["solvable"]["ok"] is False
+    assert "blocked cells" in course["solvable"]["why"] and "empty" in course["solvable"]["why"]
+    assert new_game(client, game="connect4", black="human", white="human")["solvable"] == \
+        {"ok": True, "why": None}
+    small = new_game(client, game="connect4", size="5x4", blocked=["1:1"], black="human",
+                     white="human")
+    assert small["solvable"]["ok"] is True          # 19 empty cells: searched to the end

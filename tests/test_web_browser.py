@@ -637,3 +637,150 @@ def test_pages_of_other_origins_cannot_drive_the_server(browser, open_server, ho
     pg.wait_for_selector("body[data-ready]")
     sync_api.expect(pg.locator("#connection")).to_have_text("live")
     pg.close()
+
+
+# ------------------------------------------------------------------------------ analysis views
+def test_exact_scores_above_the_columns_with_legend_and_evaluation_bar(page, tmp_path):
+    # 7x6 after 4 (Black) and 3 (White): Pascal Pons' solver gives, for Black to move,
+    # 1: -3, 2: -3, 3: 0, 4: 0, 5: -2, 6: +2, 7: +1
+    new_game(page, "connect4", "7x6", white="human")
+    for n, column in enumerate((3, 2)):
+        page.locator(f'#board .spot[data-x="{column}"][data-y="0"]').click()
+        wait_for_human(page, n + 1)
+    assert page.locator("#legend").is_hidden()
+    page.click("#btn-solve")
+    page.wait_for_selector("#board .solve-score")
+    labels = page.locator("#board text.solve-score")
+    assert labels.count() == 7
+    scores = {labels.nth(i).get_attribute("data-move"): (labels.nth(i).text_content(),
+                                                          labels.nth(i).get_attribute("class"))
+              for i in range(7)}
+    assert scores == {"1": ("−3", "solve-score lost"), "2": ("−3", "solve-score lost"),
+                      "3": ("0", "solve-score draw"), "4": ("0", "solve-score draw"),
+                      "5": ("−2", "solve-score lost"), "6": ("+2", "solve-score won"),
+                      "7": ("+1", "solve-score won")}
+    # one number above each column: over the top row of holes, in the column's middle
+    top_hole = page.locator('#board .spot[data-x="5"][data-y="0"]').bounding_box()
+    six = page.locator('#board text.solve-score[data-move="6"]').bounding_box()
+    assert six["y"] + six["height"] <= top_hole["y"] + 2
+    assert top_hole["x"] < six["x"] + six["width"] / 2 < top_hole["x"] + top_hole["width"]
+    # the legend names exactly what is drawn: the exact scores, no heat map
+    sync_api.expect(page.locator("#legend .key-score")).to_be_visible()
+    sync_api.expect(page.locator("#legend .key-score")).to_contain_text("exact score")
+    assert page.locator("#legend .key-heat").is_hidden()
+    # the evaluation bar: Black (to move) wins, so the bar is all Black's, marked exact
+    page.wait_for_selector('#eval-bar[data-black="1.000"]')
+    assert "exact" in page.get_attribute("#eval-bar", "title")
+    assert page.locator("#eval-black").bounding_box()["height"] > 0.9 * \
+        page.locator("#eval-bar").bounding_box()["height"]
+    docs_shot(page, "web-connect4-scores.png")
+
+
+def test_analysis_runs_until_unticked_with_three_lines_and_is_cleared(page):
+    new_game(page, "hex", "7", white="human")
+    for n, move in enumerate(["d4", "c5"]):
+        page.locator(f'#board .spot[data-move="{move}"]').click()
+        wait_for_human(page, n + 1)
+    page.fill("#analyse-engine", "mcts")
+    page.fill("#analyse-time", "")                      # empty: until unticked
+    page.check("#analyse-toggle")
+    page.wait_for_selector("#board .heat", timeout=90_000)
+    # it goes on past its first slice (2 s): the analysis is still drawn and growing
+    page.wait_for_function("() => app.analysis && app.analysis.time_s > 2.1 && !app.analysis.done",
+                           timeout=90_000)
+    sync_api.expect(page.locator("#an-source")).to_contain_text("until unticked")
+    page.wait_for_function("() => document.querySelectorAll('#an-lines li').length === 3")
+    for i in range(3):
+        line = page.locator("#an-lines li").nth(i)
+        assert line.locator(".rate").text_content().endswith("%")
+        assert line.locator(".pv-move").count() >= 1
+    # win-rates carry a % sign; ghost stones carry letters, never numbers
+    rates = page.locator("#board text.heat-label").all_text_contents()
+    assert rates and all(t.endswith("%") for t in rates)
+    ghosts = page.locator("#board text.ghost-label").all_text_contents()
+    assert all(t.isalpha() and t.islower() for t in ghosts)
+    sync_api.expect(page.locator("#legend .key-pv")).to_be_visible()
+    sync_api.expect(page.locator("#legend .key-rate")).to_contain_text("%")
+    assert page.get_attribute("#eval-bar", "data-black") != ""
+    page.uncheck("#analyse-toggle")
+    # cleared at once, and nothing comes back from the search's last messages
+    for selector in ("#board .heat", "#board .heat-label", "#board .ghost", "#board .best-ring",
+                     "#an-lines li"):
+        assert page.locator(selector).count() == 0, selector
+    assert page.inner_text("#an-best") == "–" and page.inner_text("#an-winrate") == "–"
+    assert page.locator("#legend").is_hidden()
+    page.wait_for_function("() => document.querySelector('#board svg') && !app.state.analysing")
+    page.wait_for_timeout(600)
+    assert page.locator("#board .heat").count() == 0 and page.locator("#an-lines li").count() == 0
+
+
+# ------------------------------------------------------------------------------ navigation
+def test_three_quick_left_presses_step_three_plies_and_the_status_line_follows(page):
+    new_game(page, "hex", "5", white="human")
+    for n, move in enumerate(["c3", "b3", "d2", "c2", "e1"]):
+        page.locator(f'#board .spot[data-move="{move}"]').click()
+        wait_for_human(page, n + 1)
+    sync_api.expect(page.locator("#turn")).to_contain_text("White to move")
+    # three presses in one go, before the first view can come back: none is dropped
+    page.evaluate("""() => { for (let i = 0; i < 3; i++)
+        document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft', bubbles: true})); }""")
+    page.wait_for_selector('#board svg[data-ply="2"][data-live="0"]')
+    page.wait_for_function("() => !app.stepping")
+    assert ply(page) == 2 and stones(page) == 2
+    # the status line speaks of the position shown, not of the live turn
+    turn = page.inner_text("#turn")
+    assert "move 2 of 5" in turn and "Black to move here" in turn and "White" not in turn
+    docs_shot(page, "web-stepped.png")
+    # real key presses, quick: one ply each
+    page.locator("#board").click(position={"x": 3, "y": 3})
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_selector('#board svg[data-live="1"][data-ply="5"]')
+    sync_api.expect(page.locator("#turn")).to_have_text("White to move")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector('#board svg[data-ply="3"][data-live="0"]')
+    page.wait_for_function("() => !app.stepping")
+    assert ply(page) == 3
+    sync_api.expect(page.locator("#turn")).to_contain_text("move 3 of 5 — White to move here")
+    page.keyboard.press("Home")
+    page.wait_for_selector('#board svg[data-ply="0"]')
+    sync_api.expect(page.locator("#turn")).to_contain_text("the start")
+
+
+# ------------------------------------------------------------------------------ phone width
+def test_the_page_fits_390_px_without_sideways_scroll(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.goto(server + "/")
+    pg.wait_for_selector("body[data-ready]")
+    pg.wait_for_selector("#board svg")
+    width = "() => document.documentElement.scrollWidth"
+    assert pg.evaluate(width) <= 390
+    line = pg.evaluate("() => parseFloat(getComputedStyle(document.querySelector('#topbar h1')).lineHeight)"
+                       " || 24")
+    # the course's board: long title, a blocked cell, and Solve is off with its reason
+    new_game(pg, "connect4", "12x12", white="human", blocked="4:2")
+    assert pg.evaluate(width) <= 390
+    for selector in ("#topbar h1", "#game-title"):
+        assert pg.locator(selector).bounding_box()["height"] <= 2.2 * line, selector
+    assert pg.locator("#btn-solve").is_disabled()
+    sync_api.expect(pg.locator("#solve-why")).to_contain_text("blocked cells")
+    assert "blocked cells" in pg.get_attribute("#btn-solve", "title")
+    board = pg.locator("#board svg").bounding_box()
+    assert board["x"] >= 0 and board["x"] + board["width"] <= 390
+    new_game(pg, "hex", "11", white="human")
+    assert pg.evaluate(width) <= 390
+    assert pg.locator("#btn-solve").is_enabled()
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        pg.evaluate("() => window.scrollTo(0, 0)")
+        pg.screenshot(path=str(Path(SHOTS) / "web-phone.png"), clip={"x": 0, "y": 0, "width": 390,
+                                                                     "height": 640})
+    pg.click("#tab-arena")
+    assert pg.evaluate(width) <= 390
+    context.close()
+    assert not errors, errors

@@ -36,7 +36,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from boardai import __version__
 from boardai.arena.store import Store, StoreError
-from boardai.engines.registry import all_engines, engine_options
+from boardai.engines.registry import all_engines, engine_options, strongest_spec
 from boardai.games import all_games
 from boardai.ui.web.sessions import Full, NotFound, Sessions, WebError
 
@@ -184,7 +184,8 @@ def _meta_games() -> list[dict]:
                     "default_size": g.size_text(*g.play_size_or_default),
                     "square_sizes": g.square_sizes, "swap": g.swap,
                     "blocked_cells": g.blocked_cells, "random_size": g.random_size is not None,
-                    "random_what": g.random_what, "move_hint": g.move_hint})
+                    "random_what": g.random_what, "move_hint": g.move_hint,
+                    "engine": strongest_spec(name)})
     return out
 
 

@@ -49,6 +49,10 @@ MAX_MOVE_TIME = 60.0
 MAX_ANALYSIS_TIME = 600.0
 MAX_REVIEW_TIME = 30.0            # per position
 SOLVE_TIME = 5.0
+FIRST_SLICE = 2.0                # analysis until stopped: slices of 2, 4, 8 ... 30 s
+LONGEST_SLICE = 30.0
+UNTIL_STOPPED = 3600.0           # ... for at most an hour (a page left open stops there)
+MULTI_PV = 3                     # candidate moves whose line an analysis message carries
 ENGINE_MEMORY_MB = 128           # engines with a memory option get this unless their spec says
 MAX_GAMES = 64                   # live games; a new one beyond it is refused
 WEB_RECORD = "-web-"             # in the names of the records of the server's games
@@ -217,6 +221,7 @@ class GameSession:
             "analysis": None if self.analysis is None else
             {"engine": self.analysis[0], "time": self.analysis[1]},
             "message": self.message, "edges": view["edges"],
+            "solvable": solvable(board),
         }
 
     def summary(self) -> dict:
@@ -455,7 +460,10 @@ class GameSession:
         self._run(search, work, done, failed)
 
     def start_analysis(self, spec: Any, seconds: Any) -> None:
-        seconds = check_seconds(seconds, "time", MAX_ANALYSIS_TIME, 10.0)
+        """Analyse the position with ``spec`` for ``seconds``, or until stopped when
+        ``seconds`` is None (slice after slice, as long as the page keeps it on)."""
+        seconds = None if seconds is None else check_seconds(seconds, "time",
+                                                             MAX_ANALYSIS_TIME, 10.0)
         spec = "mcts" if spec in (None, "") else spec
         build_engine(spec, self.manager.allow_programs).close()      # the spec is checked now
         if self.over:
@@ -473,21 +481,39 @@ class GameSession:
             self._cancel_search()
         self.publish_state()
 
-    def _start_analysis(self, spec: str, seconds: float) -> None:
+    def _start_analysis(self, spec: str, seconds: float | None) -> None:
         engine = build_engine(spec, self.manager.allow_programs)
         board = self.board.copy()
         search = Search("analysis", self.generation, engine=engine, own_engine=True)
         engine.stop = search.stop
         engine.on_info = self._streamer(search, "analysis", board, spec)
         ply = board.ply
+        loop = self.manager.loop
 
         def work() -> PlayResult:
-            return engine.analyse(board, Limit(time=seconds))
+            if seconds is not None:
+                return engine.analyse(board, Limit(time=seconds))
+            # until stopped: slices of growing length (an engine that keeps its tree, such as
+            # mcts, goes on where it was; one that starts afresh searches deeper each time),
+            # each slice's answer streamed; an engine that settles the position (a solver's
+            # exact answer) or ends a slice early by itself has nothing more to find
+            spent, piece = 0.0, FIRST_SLICE
+            while True:
+                piece = min(piece, UNTIL_STOPPED - spent)
+                result = engine.analyse(board, Limit(time=piece))
+                spent += piece
+                if search.stop.is_set() or spent >= UNTIL_STOPPED or result.info.get("exact") \
+                        or result.info.get("proven") or result.time_s < 0.5 * piece:
+                    return result
+                message = analysis_message(board, result, "analysis", spec, done=False)
+                loop.call_soon_threadsafe(self._publish_if_current, search, message)
+                piece = min(piece * 2, LONGEST_SLICE)
 
         def done(result: PlayResult) -> None:
             self._record_rate(ply, board, result)
             self.publish(analysis_message(board, result, "analysis", spec, done=True))
-            self.analysis = None
+            if seconds is not None:       # until stopped: the next position is analysed too
+                self.analysis = None
             self.publish_state()
 
         def failed(exc: BaseException) -> None:
@@ -682,9 +708,48 @@ def _return_memory() -> None:
         pass
 
 
+def _line(board: Board, names: list[str]) -> list[dict]:
+    """A line of move names as ``[{move, spot}]`` (cut at the first move that does not apply)."""
+    line = []
+    replay = board.copy()
+    for name in names[:30]:
+        try:
+            move = replay.parse_move(name)
+            spot = replay.spot_of(move)
+            replay.push(move)
+        except (MoveError, ValueError):
+            break
+        line.append({"move": name, "spot": None if spot is None else list(spot)})
+    return line
+
+
+def solvable(board: Board) -> dict:
+    """Whether Solve can settle this board: ``{"ok": bool, "why": text or None}`` (the page
+    disables its button with ``why``).  The game's solver takes it, or it is an endgame that a
+    search to the end settles."""
+    from boardai import solvers
+    from boardai.engines.solver import EXACT_FREE_CELLS
+    from boardai.games import kernel as K
+
+    module = solvers.for_game(board.game_name)
+    if module is not None and module.Player.supports(board):
+        return {"ok": True, "why": None}
+    free = int(K.free_cells(board.state))
+    if free <= EXACT_FREE_CELLS:
+        return {"ok": True, "why": None}
+    title = game_of(board).title
+    what = (f"{title} has no exact solver" if module is None else
+            f"the {title} solver does not take {board.size_text}"
+            f"{' with blocked cells' if board.setup else ''}")
+    return {"ok": False, "why": f"{what}; a search to the end settles it once at most "
+                                f"{EXACT_FREE_CELLS} cells are empty ({free} now)"}
+
+
 def analysis_message(board: Board, result: PlayResult, source: str, spec: str,
                      done: bool) -> dict:
-    """What the page draws from an engine's (running or final) answer on ``board``."""
+    """What the page draws from an engine's (running or final) answer on ``board``:
+    every move's statistics, the principal variation, and ``lines``: the best few moves
+    (``MULTI_PV``) each with its win-rate and its line where the engine gives one."""
     moves = []
     for info in result.moves[:400]:
         spot = board.spot_of(info.move)
@@ -692,19 +757,20 @@ def analysis_message(board: Board, result: PlayResult, source: str, spec: str,
                       "visits": info.visits, "winrate": None if info.winrate is None
                       else round(float(info.winrate), 4),
                       "prior": None if info.prior is None else round(float(info.prior), 4)})
-    pv = []
-    replay = board.copy()
-    for name in result.pv[:30]:
-        try:
-            move = replay.parse_move(name)
-            spot = replay.spot_of(move)
-            replay.push(move)
-        except (MoveError, ValueError):
-            break
-        pv.append({"move": name, "spot": None if spot is None else list(spot)})
+    pv = _line(board, result.pv)
+    lines = []
+    for info in result.moves[:MULTI_PV]:
+        names = list(getattr(info, "pv", None) or ([info.name] + result.pv[1:]
+                                                  if result.pv[:1] == [info.name] else [info.name]))
+        lines.append({"move": info.name, "visits": info.visits,
+                      "winrate": None if info.winrate is None else round(float(info.winrate), 4),
+                      "pv": _line(board, names)})
     rate = None if result.value is None else round((result.value + 1) / 2, 4)
+    scores = result.info.get("scores") if result.info.get("exact") else None
     return {"type": "analysis", "source": source, "engine": spec, "ply": board.ply,
-            "best": result.name, "moves": moves, "pv": pv, "winrate": rate,
+            "best": result.name, "moves": moves, "pv": pv, "lines": lines, "winrate": rate,
+            "scores": None if not scores else {n: int(v) for n, v in scores.items()},
+            "exact": bool(result.info.get("exact")),
             "black_winrate": None if rate is None else
             (rate if board.turn == Color.BLACK else round(1 - rate, 4)),
             "nodes": int(result.nodes), "time_s": round(result.time_s, 3),

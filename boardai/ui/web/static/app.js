@@ -12,6 +12,8 @@ const SVGNS = "http://www.w3.org/2000/svg";
 const MISTAKE_DROP = 0.2;          // a move that loses more than this much win-rate is a mistake
 const HEAT_LABELS = 3;             // the best few moves get their win-rate written on them
 const PV_SHOWN = 6;                // ghost stones of the principal variation
+const LINES_SHOWN = 3;             // candidate lines (multi-PV) listed under the figures
+const PV_LETTERS = "abcdefghijklmnopqrstuvwxyz";
 
 const app = {
   meta: null,             // GET /api/meta
@@ -19,7 +21,12 @@ const app = {
   stateAt: 0,             // performance.now() when state.clocks was received
   viewPly: null,          // null: the live position; else the ply looked at
   stepped: null,          // the view of viewPly (GET .../view?ply=N)
-  stepToken: 0,           // the latest step request (older answers are dropped)
+  targetPly: null,        // while stepping: the ply the key presses so far lead to
+  stepping: false,        // a step is being fetched (later presses move targetPly on)
+  views: new Map(),       // ply -> the view of the position after it (for stepping)
+  movesSeen: "",          // the moves the cached views belong to
+  stopping: false,        // Analyse was just unticked: late analysis messages are dropped
+  engineEdited: false,    // the analysis engine was typed: a new game keeps it
   analysis: null,         // the latest websocket analysis message
   liveWinrates: {},       // ply -> Black's win-rate from analysis messages
   solve: null,            // {ply, scores, exact, note}
@@ -148,6 +155,7 @@ function gameInfo(entry) {
     random: Boolean(entry.random_size ?? entry.random),
     size: Array.isArray(size) ? `${size[0]}x${size[1]}` : String(size),
     sizeHint: entry.size_hint || entry.sizes || "",
+    engine: entry.engine || "mcts",
   };
 }
 
@@ -255,7 +263,14 @@ async function setGame(state) {
   app.analysis = null;
   app.liveWinrates = {};
   app.solve = null;
+  app.views = new Map();
+  app.movesSeen = "";
+  app.targetPly = null;
   $("#analyse-toggle").checked = false;
+  if (!app.engineEdited) {
+    const info = gamesOfMeta().find((g) => g.name === state.game);
+    if (info) $("#analyse-engine").value = info.engine;
+  }
   $("#review-progress").textContent = "";
   $("#solve-info").textContent = "";
   applyState(state);
@@ -275,11 +290,14 @@ function applyState(state) {
     for (const p of Object.keys(app.liveWinrates)) if (Number(p) > live) delete app.liveWinrates[p];
   }
   if (app.analysis && app.analysis.ply !== live) app.analysis = null;
+  const moves = (state.moves || []).map((m) => m.name).join(" ");
+  if (!moves.startsWith(app.movesSeen)) app.views = new Map();   // undone: other positions
+  app.movesSeen = moves;
   if (app.viewPly !== null && app.viewPly >= live) {
     app.viewPly = null;
     app.stepped = null;
   }
-  if (state.analysing) $("#analyse-toggle").checked = true;
+  if (state.analysing && !app.stopping) $("#analyse-toggle").checked = true;
   if (state.message) showMessage(state.message, "info");
   renderAll();
 }
@@ -391,26 +409,46 @@ function shownPly() {
   return app.viewPly === null ? (app.state ? app.state.view.ply : 0) : app.viewPly;
 }
 
+/** Show the position after `ply` moves.  Every call counts: while a view is being fetched,
+ *  later calls move the target on and the loop below goes on to it, so three quick presses of
+ *  ← step back three plies (views already seen come from a cache, with no request). */
 async function goToPly(ply) {
   if (!app.state) return;
-  const live = app.state.view.ply;
-  ply = Math.max(0, Math.min(live, ply));
-  const token = ++app.stepToken;
-  if (ply === live) {
-    app.viewPly = null;
-    app.stepped = null;
-    renderAll();
-    return;
+  const clamp = (p) => Math.max(0, Math.min(app.state.view.ply, p));
+  app.targetPly = clamp(ply);
+  if (app.stepping) return;                 // the running loop picks the new target up
+  app.stepping = true;
+  try {
+    while (app.state && app.targetPly !== null) {
+      const want = clamp(app.targetPly);
+      app.targetPly = want;
+      const gid = app.state.id;
+      if (want === app.state.view.ply) {
+        app.viewPly = null;
+        app.stepped = null;
+      } else if (want !== app.viewPly) {
+        let view = app.views.get(want);
+        if (!view) {
+          const data = await guarded(() => api("GET", `/api/games/${gid}/view?ply=${want}`));
+          if (!data || !app.state || app.state.id !== gid) break;
+          view = data.view && data.view.spots ? data.view : data;
+          app.views.set(want, view);
+        }
+        if (want >= app.state.view.ply) continue;          // the game moved on meanwhile
+        app.viewPly = want;
+        app.stepped = view;
+      }
+      renderAll();
+      if (app.targetPly === want) break;
+    }
+  } finally {
+    app.stepping = false;
+    app.targetPly = null;
   }
-  const data = await guarded(() => api("GET", `/api/games/${app.state.id}/view?ply=${ply}`));
-  if (!data || token !== app.stepToken) return;
-  app.viewPly = ply;
-  app.stepped = data.view && data.view.spots ? data.view : data;
-  renderAll();
 }
 
 function stepBy(delta) {
-  goToPly(shownPly() + delta);
+  goToPly((app.targetPly !== null ? app.targetPly : shownPly()) + delta);
 }
 
 /* ---------------------------------------------------------------- board geometry */
@@ -665,13 +703,16 @@ function renderOverlay() {
   const view = shownView();
   const geo = boardGeometry(view, app.state.game);
   const an = app.analysis;
+  const scored = app.solve && app.solve.ply === view.ply ? app.solve
+    : an && an.ply === view.ply && an.scores ? { scores: an.scores, spots: {} } : null;
   if (an && an.ply === view.ply) {
     const heat = svg("g", { class: "heatmap" }, overlay);
     const pv = svg("g", { class: "pv" }, overlay);               // ghosts above the heat
     const ghostSpots = drawPv(pv, geo, an, view);
-    drawHeat(heat, geo, an, view, ghostSpots);
+    drawHeat(heat, geo, an, view, ghostSpots, Boolean(scored && geo.kind === "drops"));
   }
-  if (app.solve && app.solve.ply === view.ply) drawSolve(overlay, geo, view);
+  if (scored) drawSolve(overlay, geo, view, scored);
+  renderLegend(Boolean(an && an.ply === view.ply), Boolean(scored));
   if (geo.kind === "drops" && app.hoverColumn !== null && app.viewPly === null && !view.over) {
     const name = columnMove(app.hoverColumn);
     const spot = name ? app.state.legal[name] : null;
@@ -689,7 +730,7 @@ function heatColour(t, byWinrate) {
   return `hsl(${hue.toFixed(0)}, 90%, ${(62 - 12 * t).toFixed(0)}%)`;
 }
 
-function drawHeat(overlay, geo, an, view, ghostSpots) {
+function drawHeat(overlay, geo, an, view, ghostSpots, exactShown = false) {
   const moves = (an.moves || []).filter((m) => Array.isArray(m.spot));
   if (!moves.length) return;
   const byWinrate = $("#heat-winrate").checked;
@@ -706,17 +747,20 @@ function drawHeat(overlay, geo, an, view, ghostSpots) {
       class: "heat", fill: heatColour(t, byWinrate), "fill-opacity": opacity.toFixed(2),
       "data-move": m.move, "data-visits": m.visits, "data-share": ((m.visits || 0) / total).toFixed(3),
     });
-    if (labelled.has(m.move) && m.winrate !== null && m.winrate !== undefined && !ghostSpots.has(`${x},${y}`)) {
+    if (labelled.has(m.move) && m.winrate !== null && m.winrate !== undefined
+        && !ghostSpots.has(`${x},${y}`) && !exactShown) {
       const [cx, cy] = geo.centre(x, y);
       const label = svg("text", { x: cx.toFixed(1), y: cy.toFixed(1), class: "heat-label",
-                                  "text-anchor": "middle", "dominant-baseline": "central" }, overlay);
-      label.textContent = `${Math.round(m.winrate * 100)}`;
+                                  "text-anchor": "middle", "dominant-baseline": "central",
+                                  "data-move": m.move }, overlay);
+      label.textContent = `${Math.round(m.winrate * 100)}%`;
     }
   }
 }
 
-/** Ghost stones of the principal variation (numbered, from 2: the first move is the ringed
- *  heat cell); returns the spots they cover. */
+/** Ghost stones of the principal variation: small see-through stones lettered a, b, c… after
+ *  the first move (the ringed heat cell), so that none reads as a win-rate; returns the spots
+ *  they cover. */
 function drawPv(group, geo, an, view) {
   let colour = view.turn;
   let n = 0;
@@ -730,10 +774,11 @@ function drawPv(group, geo, an, view) {
     if (used.has(key)) continue;
     used.add(key);
     const [cx, cy] = geo.centre(step.spot[0], step.spot[1]);
-    svg("circle", { cx, cy, r: geo.stoneR * 0.85, class: `ghost ${here}`, "data-move": step.move }, group);
+    svg("circle", { cx, cy, r: geo.stoneR * 0.55, class: `ghost ${here}`, "data-move": step.move,
+                    "data-step": n - 1 }, group);
     const t = svg("text", { x: cx.toFixed(1), y: cy.toFixed(1), class: `ghost-label ${here}`,
                             "text-anchor": "middle", "dominant-baseline": "central" }, group);
-    t.textContent = String(n);
+    t.textContent = PV_LETTERS[n - 2] || "";
   }
   // the first move of the line: a ring on its heat cell
   const first = (an.pv || [])[0];
@@ -754,10 +799,12 @@ function scoreValue(score) {
   return Number.isFinite(n) ? n : null;
 }
 
-function drawSolve(overlay, geo, view) {
-  const scores = app.solve.scores || {};
+/** Exact scores: above each column on drop boards, as on Pascal Pons' Connect Four page (one
+ *  number, green wins, grey draws, red loses); a green/red/grey dot on the cell elsewhere. */
+function drawSolve(overlay, geo, view, answer) {
+  const scores = answer.scores || {};
   const legal = app.state.legal || {};
-  const spots = app.solve.spots || {};
+  const spots = answer.spots || {};
   for (const [move, raw] of Object.entries(scores)) {
     const value = scoreValue(raw);
     const spot = spots[move] || legal[move];
@@ -768,7 +815,7 @@ function drawSolve(overlay, geo, view) {
         const [sx, sy] = geo.scoreSpot(spot[0]);
         const t = svg("text", { x: sx, y: sy, class: `solve-score ${kind}`, "text-anchor": "middle",
                                 "dominant-baseline": "central", "data-move": move }, overlay);
-        t.textContent = value > 0 ? `+${value}` : String(value);
+        t.textContent = value > 0 ? `+${value}` : value < 0 ? `−${-value}` : "0";
         continue;
       }
     }
@@ -838,6 +885,60 @@ function renderAll() {
   renderClocks();
   renderAnalysisInfo();
   renderGraph();
+  renderEvalBar();
+  renderSolveButton();
+}
+
+/** The legend under the board: only the marks drawn now. */
+function renderLegend(analysis, exact) {
+  const legend = $("#legend");
+  legend.hidden = !analysis && !exact;
+  for (const key of [".key-heat", ".key-rate", ".key-ring", ".key-pv"]) legend.querySelector(key).hidden = !analysis;
+  legend.querySelector(".key-score").hidden = !exact;
+}
+
+/** Black's share of the position shown, in [0, 1], and where it comes from (null: unknown):
+ *  an exact answer (win 1, draw 1/2, loss 0 for the side to move), the analysis, else the
+ *  win-rate the game has for that ply. */
+function evaluationShown() {
+  if (!app.state) return null;
+  const view = shownView();
+  const ply = view.ply;
+  if (view.over) return { black: view.winner === "black" ? 1 : view.winner === "white" ? 0 : 0.5, exact: true };
+  const fromMover = (p) => (view.turn === "black" ? p : 1 - p);
+  const an = app.analysis && app.analysis.ply === ply ? app.analysis : null;
+  const scores = app.solve && app.solve.ply === ply && app.solve.exact ? app.solve.scores
+    : an && an.scores ? an.scores : null;
+  if (scores && Object.keys(scores).length) {
+    const best = Math.max(...Object.values(scores).map(scoreValue).filter((v) => v !== null));
+    if (Number.isFinite(best)) return { black: fromMover(best > 0 ? 1 : best < 0 ? 0 : 0.5), exact: true };
+  }
+  if (an && an.black_winrate !== null && an.black_winrate !== undefined) return { black: an.black_winrate, exact: false };
+  const w = winrateAt(ply);
+  return w === null ? null : { black: w, exact: false };
+}
+
+function renderEvalBar() {
+  const bar = $("#eval-bar");
+  const ev = evaluationShown();
+  const black = ev ? ev.black : 0.5;
+  bar.classList.toggle("unknown", !ev);
+  bar.dataset.black = ev ? black.toFixed(3) : "";
+  $("#eval-black").style.height = `${(100 * black).toFixed(1)}%`;
+  $("#eval-text").textContent = ev ? `${Math.round(100 * black)}%` : "";
+  bar.title = ev ? `Black ${percent(black)}${ev.exact ? " (exact)" : ""} · White ${percent(1 - black)}`
+    : "evaluation: analyse, review or solve to fill";
+}
+
+/** Solve only where it can settle the board; elsewhere the button is off and says why. */
+function renderSolveButton() {
+  const s = app.state;
+  if (!s) return;
+  const solvable = s.solvable || { ok: true, why: null };
+  const button = $("#btn-solve");
+  if (!button.classList.contains("busy")) button.disabled = !solvable.ok || s.view.over;
+  button.title = solvable.ok ? "the exact value of every move" : `not here: ${solvable.why}`;
+  $("#solve-why").textContent = solvable.ok ? "" : `Solve is off here: ${solvable.why}.`;
 }
 
 function renderHeader() {
@@ -856,9 +957,13 @@ function renderHeader() {
 function renderStatus() {
   const s = app.state;
   if (!s) return;
+  const shown = shownView();
   const view = s.view;
   const turn = $("#turn");
-  if (view.over) {
+  if (app.viewPly !== null) {
+    const where = app.viewPly === 0 ? `the start (${view.ply} moves played)` : `move ${app.viewPly} of ${view.ply}`;
+    turn.textContent = `Looking at ${where} — ${capital(shown.turn)} to move here`;
+  } else if (view.over) {
     turn.textContent = "";
   } else if (s.thinking) {
     turn.textContent = `${capital(s.thinking)} (${s.players?.[s.thinking] ?? "engine"}) is thinking…`;
@@ -867,8 +972,9 @@ function renderStatus() {
     turn.textContent = `${capital(view.turn)} to move${who && who !== "human" ? ` (${who})` : ""}`;
   }
   const result = $("#result");
-  result.textContent = view.over ? view.result || "Game over" : "";
-  result.className = view.over ? `over ${view.winner || "draw"}` : "";
+  const overShown = view.over && app.viewPly === null;
+  result.textContent = overShown ? view.result || "Game over" : "";
+  result.className = overShown ? `over ${view.winner || "draw"}` : "";
   const live = view.ply;
   $("#ply-info").textContent = app.viewPly === null
     ? `move ${live} (live)` : `move ${app.viewPly} of ${live}`;
@@ -936,14 +1042,16 @@ function renderClocks() {
 
 function takeAnalysis(msg) {
   if (!app.state) return;
+  // an analysis unticked (or never ticked here) is not drawn: its last messages may still come
+  if (msg.source === "analysis" && (app.stopping || !$("#analyse-toggle").checked)) return;
   app.analysis = msg;
   if (msg.black_winrate !== null && msg.black_winrate !== undefined) {
     app.liveWinrates[msg.ply] = msg.black_winrate;
   }
-  if (msg.done && msg.source === "analysis") $("#analyse-toggle").checked = false;
   renderOverlay();
   renderAnalysisInfo();
   renderGraph();
+  renderEvalBar();
 }
 
 function renderAnalysisInfo() {
@@ -952,22 +1060,47 @@ function renderAnalysisInfo() {
   if (!shown) {
     $("#an-source").textContent = "";
     for (const id of ["#an-best", "#an-winrate", "#an-nodes", "#an-nps"]) $(id).textContent = "–";
-    $("#an-pv").textContent = "";
+    renderLines(null);
     return;
   }
   const best = (an.moves || []).reduce((a, b) => ((b.visits || 0) > (a?.visits || 0) ? b : a), null);
   const source = an.source === "engine"
     ? `${capital(app.state.view.turn)} (${an.engine}) thinking${an.done ? " · done" : "…"}`
-    : `${an.engine} analysis${an.done ? " · done" : "…"}`;
+    : `${an.engine} analysis${an.done ? " · done" : app.state.analysis && app.state.analysis.time === null ? " (until unticked)…" : "…"}`;
   $("#an-source").textContent = `${source} · `;
   $("#an-best").textContent = an.best || (best ? best.move : an.pv?.[0]?.move ?? "–");
-  $("#an-winrate").textContent = an.winrate === null || an.winrate === undefined ? "–"
-    : `${percent(an.winrate)} for ${app.state.view.turn}`;
+  const exact = an.scores && Object.keys(an.scores).length
+    ? Math.max(...Object.values(an.scores).map(scoreValue).filter((v) => v !== null)) : null;
+  $("#an-winrate").textContent = Number.isFinite(exact)
+    ? `exact: ${app.state.view.turn} ${exact > 0 ? "wins" : exact < 0 ? "loses" : "draws"}`
+    : an.winrate === null || an.winrate === undefined ? "–"
+      : `${percent(an.winrate)} for ${app.state.view.turn}`;
   $("#an-nodes").textContent = formatCount(an.nodes);
   const nps = an.nps ?? (an.time_s > 0 ? an.nodes / an.time_s : null);
   $("#an-nps").textContent = formatCount(nps);
-  $("#an-pv").textContent = (an.pv || []).length
-    ? `line: ${(an.pv || []).map((p, i) => `${i + 1}. ${p.move}`).join("  ")}` : "";
+  renderLines(an);
+}
+
+/** The best few moves (multi-PV): each with its win-rate and the line the engine expects. */
+function renderLines(an) {
+  const list = $("#an-lines");
+  list.innerHTML = "";
+  if (!an) return;
+  const lines = an.lines && an.lines.length ? an.lines
+    : (an.pv || []).length ? [{ move: an.pv[0].move, winrate: an.winrate, pv: an.pv }] : [];
+  for (const line of lines.slice(0, LINES_SHOWN)) {
+    const li = html("li", { "data-move": line.move });
+    li.appendChild(html("b", {}, line.move));
+    const score = an.scores ? an.scores[line.move] : undefined;
+    li.appendChild(html("span", { class: "rate" }, score !== undefined && score !== null
+      ? `exact ${scoreValue(score) > 0 ? "+" : ""}${score}` : percent(line.winrate)));
+    let colour = app.state.view.turn;
+    for (const step of line.pv || []) {
+      li.appendChild(html("span", { class: `pv-move ${colour}` }, step.move));
+      colour = colour === "black" ? "white" : "black";
+    }
+    list.appendChild(li);
+  }
 }
 
 function takeSolve(answer) {
@@ -982,6 +1115,7 @@ function takeSolve(answer) {
   if (answer.note) parts.push(answer.note);
   $("#solve-info").textContent = `Solve: ${parts.join(" · ")}`;
   renderOverlay();
+  renderEvalBar();
 }
 
 /* ---------------------------------------------------------------- win-rate graph and mistakes */
@@ -1075,11 +1209,23 @@ async function analyseToggled() {
   clearMessage();
   if (on) {
     const engine = $("#analyse-engine").value.trim() || "mcts";
-    const time = parseFloat($("#analyse-time").value) || 10;
+    const seconds = parseFloat($("#analyse-time").value);
+    const time = Number.isFinite(seconds) && seconds > 0 ? seconds : null;   // null: until unticked
+    app.stopping = false;
     const ok = await guarded(() => api("POST", `/api/games/${app.state.id}/analyse`, { engine, time }));
     if (ok === undefined) $("#analyse-toggle").checked = false;
   } else {
-    await guarded(() => api("POST", `/api/games/${app.state.id}/stop`));
+    // stopped: the heat map, ghost stones, scores and text go at once
+    app.stopping = true;
+    app.analysis = null;
+    renderOverlay();
+    renderAnalysisInfo();
+    renderEvalBar();
+    try {
+      await guarded(() => api("POST", `/api/games/${app.state.id}/stop`));
+    } finally {
+      app.stopping = false;
+    }
   }
 }
 
@@ -1099,6 +1245,7 @@ async function solvePosition() {
   clearMessage();
   const button = $("#btn-solve");
   button.disabled = true;
+  button.classList.add("busy");
   $("#solve-info").textContent = "Solving…";
   const ply = app.state.view.ply;
   try {
@@ -1106,7 +1253,8 @@ async function solvePosition() {
     if (answer) takeSolve({ ...answer, ply });
     else $("#solve-info").textContent = "";
   } finally {
-    button.disabled = false;
+    button.classList.remove("busy");
+    renderSolveButton();
   }
 }
 
@@ -1391,6 +1539,7 @@ function wireControls() {
     if (li) goToPly(Number(li.dataset.ply));
   });
   $("#analyse-toggle").addEventListener("change", analyseToggled);
+  $("#analyse-engine").addEventListener("input", () => { app.engineEdited = true; });
   $("#heat-winrate").addEventListener("change", renderOverlay);
   $("#btn-review").addEventListener("click", reviewGame);
   $("#btn-solve").addEventListener("click", solvePosition);
