@@ -113,7 +113,7 @@ def test_train_patterns_on_a_text_file(home):
 
 
 def test_bench_mcts_seconds_nan(home):
-    refused(invoke("bench", "mcts", "--seconds", "nan"), 2, "--seconds", "finite")
+    refused(run("bench", "mcts", "--seconds", "nan", cwd=home), 2, "--seconds", "finite")
 
 
 # --- the 4 hangs (and one more: a count of rounds nobody meant) ------------------------------------

@@ -53,14 +53,21 @@ def load_suite(spec: str | None, game: str, width: int, height: int, seed: int) 
             own = " or ".join(rules.opening_suites) or "no suite of its own"
             raise OpeningError(f"the {spec} suite is for {other.title}; {rules.title} has {own}")
     path = Path(spec)
-    if not path.is_file():
+    try:
+        is_file = path.is_file()
+    except OSError:                 # a name too long for the file system, ...
+        is_file = False
+    if not is_file:
         raise OpeningError(f"unknown opening suite {spec!r}: use {' or '.join(SUITES)}, "
                            "or the name of a file with one opening per line")
     return _from_file(path, game, width, height)
 
 
 def _from_file(path: Path, game: str, width: int, height: int) -> OpeningSuite:
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise OpeningError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

@@ -99,7 +99,7 @@ def analyse(game, size, blocked, seed, swap, moves, spec, seconds, sims, depth, 
     board = board_from_options(game.lower(), size, blocked, swap, seed)
     try:
         board.push_many(moves)
-        engine = make_engine(spec or strongest_spec(board.game_name))
+        engine = make_engine(strongest_spec(board.game_name) if spec is None else spec)
     except EngineUnavailable as exc:           # a missing optional package: not a usage error
         raise Fail(str(exc)) from None
     except ValueError as exc:

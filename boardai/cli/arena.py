@@ -20,9 +20,20 @@ BACKEND_HELP = ("Where games run: local (worker processes here), ray (a local Ra
                 "start` made here).  Results always go to the store here.")
 
 
+def _checked_backend(ctx, param, value):
+    """--backend read before any work (a store is opened only for a backend that exists)."""
+    from boardai.arena.backends import parse_backend
+    if value is not None:
+        try:
+            parse_backend(value)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), ctx, param) from None
+    return value
+
+
 def backend_option(f):
     return click.option("--backend", default="local", show_default=True, metavar="BACKEND",
-                        help=BACKEND_HELP)(f)
+                        help=BACKEND_HELP, callback=_checked_backend)(f)
 
 
 @contextlib.contextmanager

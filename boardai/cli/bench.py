@@ -106,6 +106,8 @@ def bench_alphabeta_cmd(game, size, evaluator, moves, seconds, as_json, blocked)
     w, h, cells = _bench_size(game, size, seconds, blocked)
     try:
         evaluator_id(game.lower(), evaluator)
+        if moves is not None:               # checked before the long work
+            board_from_options(game.lower(), size, blocked, seed=0).push_many(moves)
         result = bench_alphabeta(game.lower(), w, h, seconds, evaluator, moves, cells)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
@@ -230,6 +232,8 @@ SOLVE_GAME = "connect4"          # `solve connect4` is the only solve command
 
 def _fuzz_runs(target: str, game: str, process: bool) -> list[tuple[str, str]]:
     """(target, game) pairs to run, in order; a usage error for a solve of another game."""
+    if target == "cli":
+        return [("cli", "-")]
     games = sorted(boardai.games.all_games()) if game == "all" else [boardai.games.get_game(game).name]
     targets = FUZZ_TARGETS if target == "all" else (target,)
     if target == "solve" and SOLVE_GAME not in games:
@@ -249,6 +253,9 @@ def _fuzz_runs(target: str, game: str, process: bool) -> list[tuple[str, str]]:
 def _fuzz_one(target: str, game: str, lines, seconds, seed, progress):
     from boardai import fuzz
 
+    if target == "cli":
+        from boardai.fuzz_cli import fuzz_cli
+        return fuzz_cli(lines, seconds, seed, progress=progress)
     if target == "gtp":
         return fuzz.fuzz_gtp(game, lines, seconds, seed, progress)
     if target == "gtp-process":
@@ -262,6 +269,8 @@ def _fuzz_one(target: str, game: str, lines, seconds, seed, progress):
 def format_fuzz(reports: list, seed: int) -> str:
     """The table of a fuzz run, then every failure kind with its first reproducers."""
     from boardai.fuzz import KINDS
+    from boardai.fuzz_cli import KINDS as CLI_KINDS
+    KINDS = {**KINDS, **CLI_KINDS}
 
     out = [f"{'target':<12} {'game':<10} {'inputs':>9} {'seconds':>8} {'per s':>8} {'failures':>9}"]
     for r in reports:
@@ -282,9 +291,11 @@ def format_fuzz(reports: list, seed: int) -> str:
 
 
 @bench.command("fuzz", context_settings=CONTEXT)
-@click.option("--target", type=click.Choice([*FUZZ_TARGETS, "all"]), default="all",
+@click.option("--target", type=click.Choice([*FUZZ_TARGETS, "all", "cli"]), default="all",
               show_default=True, help="gtp: the GTP server; records: records.loads (SGF); solve: "
-              "the lines of `solve connect4` (Connect Four only).")
+              "the lines of `solve connect4` (Connect Four only); all: these three; cli: the "
+              "boardai command itself, every subcommand and option with bad values (--game "
+              "plays no part; --lines counts invocations, default the generated list once).")
 @click.option("--game", type=click.Choice([*boardai.games.GAME_NAMES, "all"], case_sensitive=False),
               default="all", show_default=True, help="The game of the servers and records.")
 @click.option("--lines", type=Int(1, MAX_FUZZ_LINES), default=None,
@@ -309,12 +320,19 @@ def bench_fuzz_cmd(target, game, lines, seconds, seed, process, as_json) -> None
     exact input, repr'd.  The same checks run in tests/test_gtp_fuzz.py and
     tests/test_records_fuzz.py.
 
+    CLI (--target cli): every subcommand and option of boardai, walked from the command tree,
+    with bad values (nan, inf, other scripts' digits, out of range, unwritable, missing and
+    corrupt paths, bad engine specs), in this process; each must be refused with one error
+    line, exit 2 (1 for a corrupt file), no traceback, no hang, no file left behind
+    (boardai/fuzz_cli.py; tests/test_cli_fuzz.py).
+
     \b
     Examples:
       boardai bench fuzz --target gtp --game all --lines 100000
       boardai bench fuzz --target gtp --game hex --seconds 60 --process
       boardai bench fuzz --target records --lines 20000 --seed 7 --json
       boardai bench fuzz --target solve --lines 5000
+      boardai bench fuzz --target cli --lines 3000
     """
     if lines is not None and seconds is not None:
         raise click.UsageError("give --lines or --seconds, not both")

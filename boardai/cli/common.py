@@ -173,6 +173,22 @@ def setup_text(board) -> str:
     return text
 
 
+def _not_blank(ctx, param, value):
+    """A seat given as the empty string is a mistake, not a question (leave the option out to
+    be asked)."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("empty: give human or an engine spec such as random", ctx, param)
+    return value
+
+
+def _not_empty_path(ctx, param, value):
+    """An input path given as the empty string is refused (a missing file fails later, with the
+    record's own message)."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("the path is empty: give a record file", ctx, param)
+    return value
+
+
 def game_setup_options(no_color_help: str):
     """The options of a game played here (``play``, ``tui``): the game and its board, the two
     seats, the seed, the record to save to or resume, and colour."""
@@ -183,14 +199,15 @@ def game_setup_options(no_color_help: str):
         blocked_option(),
         click.option("--swap", is_flag=True,
                      help="Hex: allow the swap rule (White may take Black's first stone)."),
-        click.option("--black", "black", metavar="SPEC",
+        click.option("--black", "black", metavar="SPEC", callback=_not_blank,
                      help="Black (first player): human or an engine spec."),
-        click.option("--white", "white", metavar="SPEC", help="White: human or an engine spec."),
+        click.option("--white", "white", metavar="SPEC", callback=_not_blank,
+                     help="White: human or an engine spec."),
         click.option("--seed", type=Int(0, MAX_SEED - 1),
                      help="Seed for engines that take one (reproducible games), 0..2**63-2."),
         click.option("--save", type=OutPath(),
                      help="Record the game to this SGF file."),
-        click.option("--load", type=click.Path(dir_okay=False),
+        click.option("--load", type=click.Path(dir_okay=False), callback=_not_empty_path,
                      help="Resume the game recorded in this file."),
         click.option("--no-color", is_flag=True, help=no_color_help),
     ]

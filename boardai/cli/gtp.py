@@ -39,7 +39,7 @@ def gtp(game, spec, size, blocked, seed, swap) -> None:
     from boardai.engines.registry import make_engine, strongest_spec
     from boardai.ui.gtp_server import GtpServer
 
-    spec = spec or strongest_spec(game)
+    spec = strongest_spec(game) if spec is None else spec
     try:
         engine = make_engine(spec)
         server = GtpServer(engine, game.lower(), size, swap, blocked=blocked, seed=seed)

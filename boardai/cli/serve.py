@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from boardai.cli.common import CONTEXT, Fail
+from boardai.cli.common import CONTEXT, Fail, Int
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 HOST_NAME = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
@@ -35,13 +35,31 @@ def check_token(ctx, param, value: str | None) -> str | None:
     return value
 
 
+def _checked_store(ctx, param, value):
+    """--store: not empty; a file that exists must be a result store (opened and closed here,
+    before the server starts: a corrupt one fails with one line, exit 1)."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise click.BadParameter("the path is empty: give a result store (SQLite file)", ctx,
+                                 param)
+    import os
+    if os.path.exists(value):
+        from boardai.arena.store import Store, StoreError
+        try:
+            Store(value).close()
+        except StoreError as exc:
+            raise Fail(str(exc)) from None
+    return value
+
+
 @click.command(context_settings=CONTEXT)
 @click.option("--host", default="127.0.0.1", show_default=True, callback=check_host,
               help="Address to listen on; anything but this machine's loopback is warned about.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
-              help="Port to listen on (0: any free port).")
+@click.option("--port", type=Int(0, 65535), default=8000, show_default=True,
+              help="Port to listen on, 0..65535 (0: any free port).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
-@click.option("--store", type=click.Path(dir_okay=False),
+@click.option("--store", type=click.Path(dir_okay=False), callback=_checked_store,
               help="The arena store shown first (default $BOARDAI_HOME/arena.sqlite); the page "
                    "may open the other stores in its folder.")
 @click.option("--store-dir", type=click.Path(file_okay=False, exists=True),
