@@ -30,7 +30,9 @@ def warmup(games) -> None:
     from boardai.warmup import cold_estimate
 
     chosen = list(dict.fromkeys(g.lower() for g in games)) or list(boardai.games.GAME_NAMES)
+    seconds = cold_estimate(chosen)
     click.echo("boardai: preparing the engines, once (numba compiles them to machine code; "
-               f"about {cold_estimate(chosen)} s):")
+               f"about {seconds} s):" if seconds else
+               "boardai: the engines are compiled already; checking them:")
     took = warm_defaults(chosen, sys.stdout)
     click.echo(f"boardai: engines ready ({took:.0f} s)")
