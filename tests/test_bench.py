@@ -111,7 +111,7 @@ def test_bench_playouts_short_run(game, size, threads):
     r = bench_playouts(game, *size, seconds=0.2, threads=threads, seed=3)
     assert KEYS <= set(r)
     assert r["game"] == game and r["size"] == f"{size[0]}x{size[1]}" and r["threads"] == threads
-    assert 0.15 < r["seconds"] < 5
+    assert r["seconds"] >= 0.2          # it ran its time (a loaded machine only lengthens it)
     assert r["playouts"] > 100 and r["playouts"] % r["chunk"] == 0   # whole jitted batches only
     assert r["playouts_per_s"] == pytest.approx(r["playouts"] / r["seconds"])
     assert 0.3 < r["black_win_rate"] < 0.7

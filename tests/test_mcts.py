@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 
 import numpy as np
 import pytest
 
 from boardai.arena.game import play_game
 from boardai.engines.mcts import kernel as MK
+from clocks import still_clock, stepping_clock
 from hex_positions import won_hex_positions
 from boardai.engines.base import Limit
 from boardai.engines.registry import make_engine
@@ -127,14 +127,16 @@ def test_compaction_preserves_the_subtree():
     assert before == after
 
 
-def test_time_budget_is_answered():
+def test_time_budget_is_answered(monkeypatch):
+    from boardai.engines.mcts import engine as mcts_engine
     engine = make_engine("mcts:seed=1")
     board = make_board("hex", "11")
     engine.play(board, Limit(sims=50))          # load the compiled code first
-    start = time.perf_counter()
+    stepping_clock(monkeypatch, mcts_engine)
     result = engine.play(board, Limit(time=0.2))
-    assert time.perf_counter() - start < 2.0
     assert board.is_legal(result.move) and result.info["sims"] > 0
+    # the search stopped at its deadline, as the engine's clock reads it (a few readings past)
+    assert 0.2 - 0.002 <= result.time_s <= 0.2 + 0.1
 
 
 def test_first_short_move_of_a_new_process_still_searches():
@@ -437,10 +439,18 @@ def test_moves_the_solver_refuted_are_never_played(monkeypatch):
 def test_ahead_solves_the_position_after_a_proven_move(monkeypatch):
     """ahead=S: after a proven move, the solver goes on with the position that move leaves (the
     opponent to move), within the move's time; ahead=0 (the default) returns at once."""
+    from boardai.engines.mcts import engine as mcts_engine
     from boardai.solvers.hex import player as hex_player
+    # a controllable clock for the engine (its stopwatch and its deadline): it stands still
+    # except while the solver thinks ahead (0.05 s), so the budget is exact, whatever the load
+    now = still_clock(monkeypatch, mcts_engine)
     calls = []
-    monkeypatch.setattr(hex_player.Player, "think", staticmethod(
-        lambda b, seconds: (calls.append((b.copy(), seconds)), time.sleep(0.05))))
+
+    def think(b, seconds):
+        calls.append((b.copy(), seconds))
+        now[0] += 0.05
+
+    monkeypatch.setattr(hex_player.Player, "think", staticmethod(think))
     board, wins = won_hex_positions(4, 1, 3)[0]
     result = make_engine("mcts:seed=5,solver=0.9").play(board, Limit(time=2))
     assert result.info["solver"] == "win" and calls == []
@@ -451,8 +461,8 @@ def test_ahead_solves_the_position_after_a_proven_move(monkeypatch):
     expected = board.copy()
     expected.push(result.move)
     assert after.cells.tolist() == expected.cells.tolist() and after.turn == expected.turn
-    assert 0 < seconds <= 1.0
-    assert result.time_s >= 0.05            # the move's time counts the thinking ahead
+    assert seconds == pytest.approx(2 * 0.5 - 0.002)   # the move's share, less the margin
+    assert result.time_s == pytest.approx(0.05)        # the move's time counts the thinking ahead
 
 
 def test_a_sims_search_with_the_tree_knowledge_is_reproducible():

@@ -144,13 +144,13 @@ def test_analyse_refuses_limits_that_never_end_or_do_nothing(args, option):
 
 
 def test_analyse_time_nan_returns_at_once_process():
-    """The real command, in a process of its own: it used to search forever."""
-    start = time.monotonic()
+    """The real command, in a process of its own: it used to search forever (the 60 s guard
+    turns a regression into a failure, not a hang)."""
     out = subprocess.run([sys.executable, "-m", "boardai", "analyse", "--size", "3",
                           "--engine", "mcts:time=nan"], capture_output=True, text=True,
                          timeout=60)
     assert out.returncode == 2 and "time must be" in out.stderr
-    assert "Traceback" not in out.stderr and time.monotonic() - start < 60
+    assert "Traceback" not in out.stderr
 
 
 # --- 3. one-line errors, never a traceback ----------------------------------------------------
@@ -325,11 +325,10 @@ def sleepy(tmp_path):
 
 def test_play_game_stops_waiting_at_the_move_timeout(sleepy):
     board = make_board("hex", "3")
-    start = time.monotonic()
     result = play_game(board, make_engine("random:seed=1"), Sleepy(), move_timeout=0.3)
-    took = time.monotonic() - start
+    # the timeout fired: Sleepy never answers until released
     assert result.reason == "time forfeit" and str(result.loser) == "White"
-    assert "0.3 s allowed per move" in result.detail and took < 3
+    assert "0.3 s allowed per move" in result.detail and not RELEASE.is_set()
     assert len(board.move_stack) == 1 == len(result.moves)
     RELEASE.set()                       # the late answer changes nothing
     time.sleep(0.1)
@@ -338,19 +337,16 @@ def test_play_game_stops_waiting_at_the_move_timeout(sleepy):
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_match_forfeits_a_hung_engine_and_the_next_game_runs_in_a_fresh_process(sleepy, jobs):
-    start = time.monotonic()
     res = CliRunner().invoke(main, ["match", "sleepy", "random", "--size", "3", "--games", "3",
                                     "--jobs", jobs, "--move-timeout", "0.5", "--store",
                                     str(sleepy / "m.sqlite"), "--json"])
     assert res.exit_code == 0, res.output
-    took = time.monotonic() - start
     import json
 
     data = json.loads(res.output.strip().splitlines()[-1])
     assert data["reasons"] == {"time forfeit": 3} and data["wins_b"] == 3
     pids = {p.name.split("-")[0] for p in sleepy.iterdir() if "-" in p.name}
     assert len(pids) == 3 and str(os.getpid()) not in pids      # a fresh worker per game
-    assert took < 10
 
 
 class Dies(Engine):

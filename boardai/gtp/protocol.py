@@ -159,7 +159,9 @@ class GtpConnection:
         self._lines.put(None)
 
     def _read_line(self, deadline: float | None) -> str:
-        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+        wait = None if deadline is None else deadline - time.monotonic()
+        if wait is not None and wait <= 0:     # lines that keep coming do not extend it
+            raise GtpTimeout("no answer in time")
         try:
             line = self._lines.get(timeout=wait)
         except queue.Empty:
