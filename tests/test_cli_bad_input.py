@@ -127,7 +127,7 @@ def test_train_run_hours_nan_is_refused(home):
 
 
 def test_compete_rounds_bounded(home):
-    refused(invoke("compete", "random", "random", "r.txt", "99999999999999999999"), 2,
+    refused(run("compete", "random", "random", "r.txt", "99999999999999999999", cwd=home), 2,
             "ROUNDS", "100000")
     assert not (home / "r.txt").exists()
 
@@ -146,11 +146,12 @@ def test_solve_hex_size_past_its_untimed_range(home):
 # --- nonsense accepted -----------------------------------------------------------------------------
 @pytest.mark.parametrize("args", [
     ["solve", "hex", "--size", "3", "--time", "nan"],
-    ["book", "hex", "--sizes", "1", "--time", "nan"],
-    ["book", "hex", "--sizes", "1", "--time", "inf"],
+    ["book", "hex", "--sizes", "1", "--time", "nan", "--out", "o.json"],
+    ["book", "hex", "--sizes", "1", "--time", "inf", "--out", "o.json"],
 ])
 def test_time_nan_refused(home, args):
-    refused(invoke(*args), 2, "--time", "finite")
+    refused(run(*args, cwd=home), 2, "--time", "finite")
+    assert not (home / "o.json").exists()
 
 
 @pytest.mark.parametrize("args, words", [
@@ -160,7 +161,7 @@ def test_time_nan_refused(home, args):
     (["analyse", "--engine", "random:seed=\u0663"], ["seed", "ASCII"]),
     (["analyse", "--time", "\u0661"], ["time", "ASCII"]),
     (["match", "random", "random", "--games", "\u0663"], ["--games", "ASCII"]),
-    (["book", "hex", "--sizes", "\u0663"], ["--sizes"]),
+    (["book", "hex", "--sizes", "\u0663", "--out", "o.json"], ["--sizes"]),
 ])
 def test_other_script_digits_refused(home, args, words):
     refused(invoke(*args), 2, *words)
