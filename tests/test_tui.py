@@ -528,6 +528,44 @@ def test_no_color_keeps_the_stones_apart(monkeypatch):
     run(make_app("hex", "3"), script)
 
 
+def test_connect4_draws_the_x_and_o_its_panel_names_with_and_without_colour(monkeypatch):
+    from rich.color import Color as RichColor
+
+    def brightness(colour) -> float:
+        r, g, b = colour.get_truecolor()
+        return (r + g + b) / 3
+
+    for mono in (False, True):
+        if mono:
+            monkeypatch.setenv("NO_COLOR", "1")
+
+        async def script(pilot, app):
+            await type_line(pilot, app, "4")
+            await type_line(pilot, app, "3")
+            plain = "\n".join(line.plain for line in app.board_widget.picture.lines)
+            assert "X" in plain and "O" in plain and "●" not in plain
+            panel = str(app.query_one("#info").render())
+            assert "X Black (X)" in panel and "O White (O)" in panel
+            palette = app.board_widget.palette
+            black, white = RichColor.parse(palette.black.split()[1]), \
+                RichColor.parse(palette.white.split()[1])
+            assert brightness(black) < 64 < 192 < brightness(white)    # dark Black, light White
+        run(make_app("connect4", "7x6"), script)
+
+
+def test_the_swap_box_is_empty_when_off_and_marked_when_on():
+    from boardai.ui.tui.screens import Tick
+
+    async def script(pilot, app):
+        await pilot.press("n")
+        await pilot.pause()
+        box = app.screen.query_one("#swap", Tick)
+        assert box.value is False and box._button.plain == "▐ ▌"
+        box.value = True
+        assert box._button.plain == "▐X▌"
+    run(make_app("hex", "3"), script)
+
+
 def test_too_small_a_terminal_says_so():
     async def script(pilot, app):
         assert app.board_widget.too_small is not None

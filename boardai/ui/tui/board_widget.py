@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input
 
+from boardai.games import game_of
 from boardai.games.base import Board
 from boardai.ui.tui import picture as P
 
@@ -47,7 +48,7 @@ class BoardWidget(Widget, can_focus=True):
     def __init__(self, board: Board, mono: bool = False, **kw) -> None:
         super().__init__(**kw)
         self.board = board
-        self.palette = P.Palette(mono=mono)
+        self.palette = P.Palette(mono=mono, marks=_marks(board))
         self.cursor = (board.width // 2, board.height // 2)
         self.hint: tuple[int, int] | None = None
         self.picture: P.Picture | None = None
@@ -59,6 +60,7 @@ class BoardWidget(Widget, can_focus=True):
     def set_board(self, board: Board) -> None:
         """Show another board (a new game, a loaded one); the cursor goes to the middle."""
         self.board = board
+        self.palette.marks = _marks(board)
         self.cursor = (board.width // 2, board.height // 2)
         self.hint = None
         self.refresh()
@@ -178,3 +180,12 @@ class BoardWidget(Widget, can_focus=True):
 
 
 __all__ = ["BoardWidget"]
+
+
+def _marks(board: Board) -> tuple[str, str] | None:
+    """The sides' letters where the game draws marks on a grid (Connect Four, tic-tac-toe: X
+    and O, as the side panel names them); None for stones (Hex)."""
+    if board.view()["shape"] != Board.shape:
+        return None
+    labels = tuple(game_of(board).side_labels)
+    return (labels[0], labels[1]) if all(len(t) == 1 for t in labels[:2]) else None

@@ -8,10 +8,14 @@ shifted half a cell; ``grid``: rows and columns) and ``view["drops"]`` that a co
 Every shape has a few layouts, from roomy to tight; ``fit`` picks the roomiest that fits the
 space the widget has (Hex 11x11 and Connect Four 12x12 fit in an 80x24 terminal), or None.
 
-Stones and marks stay readable without colour (``NO_COLOR``): Black ``●``, White ``○`` (``●``
-for both when colour tells them apart), a winning chain ``◆``/``◇``, the last move in
-parentheses (or underlined where there is no room), the cursor in reverse video, the engine's
-hint ``*``, a blocked cell ``#``.
+Black's stones are drawn dark on a light chip and White's light on a dark chip (readable on
+light and dark terminals alike), as the side panel shows them.  Games whose sides are marks
+(Connect Four, tic-tac-toe: ``Palette.marks`` = ``X``/``O``) draw those letters; Hex draws
+stones.  Everything stays readable without colour (``NO_COLOR``): Black ``●``, White ``○`` (``●``
+for both when colour tells them apart), ``X``/``O`` for marks, a winning chain ``◆``/``◇``
+(marks: ``x``/``o``), the last move in parentheses (or underlined where there is no room), the
+cursor on a dark yellow ground (reverse video without colour), the engine's hint ``*``, a
+blocked cell ``#``.
 """
 
 from __future__ import annotations
@@ -52,8 +56,9 @@ class Palette:
     """Styles of the picture; ``mono`` swaps glyphs so nothing depends on colour."""
 
     mono: bool = False
-    black: str = "bold #4f8fff"
-    white: str = "bold #ff5a5a"
+    marks: tuple[str, str] | None = None       # the sides' letters (X, O), else stones
+    black: str = "bold #101010 on #c4c4c4"     # a dark stone on a light chip
+    white: str = "bold #ffffff on #4a4a4a"     # a light stone on a dark chip
     empty: str = "#7c7c7c"
     blocked: str = "#9a9a9a on #3a3a3a"
     link: str = "#5a5a5a"
@@ -64,7 +69,16 @@ class Palette:
     last: str = "bold underline"
     frame: str = "#8a8a8a"
 
+    def __post_init__(self) -> None:
+        # reverse video would show a Black stone light and a White one dark: in colour the
+        # cursor is a ground of its own that keeps each stone's colour (reverse without colour)
+        if not self.mono and self.cursor == "reverse":
+            self.cursor = "on #b8860b"
+
     def glyph(self, value: int, win: bool = False) -> str:
+        if self.marks is not None and value in (BLACK, WHITE):
+            mark = self.marks[value - 1]
+            return mark.lower() if win and self.mono else mark
         if value == BLACK:
             return "◆" if win else "●"
         if value == WHITE:

@@ -17,6 +17,16 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from boardai.games import all_games, get_game
 
 
+class Tick(Checkbox):
+    """A checkbox whose box is empty when off and shows X when on (Textual's own draws X in
+    both states, told apart by colour alone: off looked ticked, and NO_COLOR lost it)."""
+
+    @property
+    def _button(self):
+        self.BUTTON_INNER = "X" if self.value else " "
+        return super()._button
+
+
 @dataclass
 class GameChoice:
     """What the new-game dialog asks: the same as ``boardai tui``'s options."""
@@ -81,7 +91,7 @@ class NewGameScreen(ModalScreen[GameChoice | None]):
                 yield Input(" ".join(c.blocked), placeholder=self._blocked_hint(c.game),
                             compact=True, id="blocked")
                 yield Label("Swap")
-                yield Checkbox("swap rule", c.swap, compact=True, id="swap")
+                yield Tick("swap rule", c.swap, compact=True, id="swap")
                 yield Label("Black")
                 yield Input(c.black, placeholder="human or an engine spec", compact=True,
                             id="black")
@@ -119,7 +129,7 @@ class NewGameScreen(ModalScreen[GameChoice | None]):
         blocked = self.query_one("#blocked", Input)
         blocked.placeholder = self._blocked_hint(name)
         blocked.disabled = not g.blocked_cells
-        swap = self.query_one("#swap", Checkbox)
+        swap = self.query_one("#swap", Tick)
         swap.disabled = not g.swap
         if not g.swap:
             swap.value = False
@@ -144,7 +154,7 @@ class NewGameScreen(ModalScreen[GameChoice | None]):
             game=str(game),
             size=self.query_one("#size", Input).value.strip() or None,
             blocked=tuple(blocked.value.split()) if not blocked.disabled else (),
-            swap=self.query_one("#swap", Checkbox).value,
+            swap=self.query_one("#swap", Tick).value,
             black=self.query_one("#black", Input).value.strip() or "human",
             white=self.query_one("#white", Input).value.strip() or "human"))
 
