@@ -113,6 +113,8 @@ def writable_problem(path: Path, directory: bool = False) -> str | None:
         if path.exists() or path.is_symlink():
             if directory:
                 return "is a file, not a folder"
+            if not path.is_file():          # a device or a pipe: opening it could block
+                return None if os.access(path, os.W_OK) else "cannot be written"
             with open(path, "ab"):
                 pass
             return None
