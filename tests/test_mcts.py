@@ -128,11 +128,11 @@ def test_compaction_preserves_the_subtree():
 
 
 def test_time_budget_is_answered(monkeypatch):
-    from boardai.engines.mcts import engine as mcts_engine
+    from boardai.engines.mcts import engine as mcts_engine, knowledge, root_solver
     engine = make_engine("mcts:seed=1")
     board = make_board("hex", "11")
     engine.play(board, Limit(sims=50))          # load the compiled code first
-    stepping_clock(monkeypatch, mcts_engine)
+    stepping_clock(monkeypatch, mcts_engine, knowledge, root_solver)
     result = engine.play(board, Limit(time=0.2))
     assert board.is_legal(result.move) and result.info["sims"] > 0
     # the search stopped at its deadline, as the engine's clock reads it (a few readings past)
@@ -439,11 +439,11 @@ def test_moves_the_solver_refuted_are_never_played(monkeypatch):
 def test_ahead_solves_the_position_after_a_proven_move(monkeypatch):
     """ahead=S: after a proven move, the solver goes on with the position that move leaves (the
     opponent to move), within the move's time; ahead=0 (the default) returns at once."""
-    from boardai.engines.mcts import engine as mcts_engine
+    from boardai.engines.mcts import engine as mcts_engine, knowledge, root_solver
     from boardai.solvers.hex import player as hex_player
     # a controllable clock for the engine (its stopwatch and its deadline): it stands still
     # except while the solver thinks ahead (0.05 s), so the budget is exact, whatever the load
-    now = still_clock(monkeypatch, mcts_engine)
+    now = still_clock(monkeypatch, mcts_engine, knowledge, root_solver)
     calls = []
 
     def think(b, seconds):

@@ -25,6 +25,7 @@ from boardai.engines.mcts import MctsEngine
 from boardai.games import game_of
 from boardai.games import kernel as K
 from boardai.games.base import Board
+from boardai.solvers.base import SolverPlayer
 
 DEFAULT_TIME = 10.0
 SOLVE_SHARE = 0.7         # of the time, for the exact search before mcts gets the rest
@@ -51,11 +52,11 @@ class SolverEngine(Engine):
 
     def __init__(self, **opts):
         super().__init__(**opts)
-        self._players: dict[str, object] = {}
+        self._players: dict[str, SolverPlayer | None] = {}
         self._mcts: MctsEngine | None = None
         self._alphabeta: AlphaBetaEngine | None = None
 
-    def _player(self, board: Board):
+    def _player(self, board: Board) -> SolverPlayer | None:
         """The game's perfect-play object (kept between moves), or None without a solver."""
         name = board.game_name
         if name not in self._players:
@@ -124,10 +125,10 @@ class SolverEngine(Engine):
         return result
 
     def warm_up(self, board: Board, analyse: bool = False) -> None:
-        """Load the game's solver for ``board`` (its compiled search and tables, where it has
-        a ``load``) and the ``mcts`` a move falls back on, before a clock runs."""
+        """Load the game's solver for ``board`` (its compiled search and tables:
+        ``SolverPlayer.load``) and the ``mcts`` a move falls back on, before a clock runs."""
         player = self._player(board)
-        if player is not None and player.supports(board) and hasattr(player, "load"):
+        if player is not None and player.supports(board):
             player.load(board)
         self._fallback_engine().warm_up(board, analyse)
 

@@ -6,11 +6,14 @@
 cells), the opening book and the line-by-line ``solve connect4`` logic.
 
 ``for_game(name)`` gives the module that plays perfect moves for a game (what the ``solver``
-engine and ``mcts:solver=S`` call), or None when the game has no solver; it is the one place
-here that maps game names to solver folders.  Each such module has a ``Player`` class: built
-with the engine's options, ``Player.supports(board)`` says whether the solver takes the board
-and ``Player.move(board, budget, every_move)`` answers an ``Answer`` (``answer.py``: the move,
-exact scores, value) or None when the search does not finish within ``budget`` seconds.
+engine, ``mcts:solver=S`` and ``mcts:mustplay=N`` call), or None when the game has no solver; it
+is the one place here that maps game names to solver folders.  Each such module has a ``Player``
+class, a ``SolverPlayer`` (``base.py``) built with the engine's options (``book``, ``tt_bits``):
+``supports(board)`` says whether the solver takes the board and ``move(board, budget,
+every_move)`` answers an ``Answer`` (``answer.py``: the move, exact scores, value) or None when
+the search does not finish within ``budget`` seconds; ``load``, ``known_outcomes``, ``think``,
+``knowledge`` and ``filled`` have defaults meaning "not offered" (Connect Four keeps them, Hex
+answers them all), so the engines call every method directly.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-# game name -> the module with the game's ``Player`` (``supports``, ``move``)
+# game name -> the module with the game's ``Player`` (a ``base.SolverPlayer``)
 _PLAYERS = {"hex": "boardai.solvers.hex.player", "connect4": "boardai.solvers.connect4.player"}
 
 

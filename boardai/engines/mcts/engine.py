@@ -9,13 +9,14 @@ milliseconds; ``sims=N`` with a ``seed`` gives the same move every run.
 With ``solver=S`` (a timed search on a board the game's exact solver takes, ``solvers.for_game``)
 the solver works on the root too: on one thread first, for the share S of the move time; with two
 threads or more on one of them, beside the trees, for the whole move.  A proven win is played at
-once (the trees stop); otherwise the trees' move stands.
+once (the trees stop); otherwise the trees' move stands (``root_solver.py``).  With ``mustplay``
+the game's solver player's knowledge of a node's position prunes and proves the tree
+(``knowledge.py``).  Both talk to the solver through ``solvers.base.SolverPlayer``.
 """
 
 from __future__ import annotations
 
 import sys
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -25,12 +26,15 @@ import numpy as np
 
 from boardai import solvers
 from boardai.engines.mcts import kernel as MK
+from boardai.engines.mcts.knowledge import KNOWLEDGE_SLICE_SIMS, TreeKnowledge, play_on_when_lost
+from boardai.engines.mcts.root_solver import RootSolver, root_solver
 from boardai.engines.base import (
     Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool, seed_option, threads_option,
 )
 from boardai.games import all_games, game_of
 from boardai.games.base import Board
-from boardai.games.layout import FLAGS, NUM_ACTIONS, new_rng
+from boardai.games.layout import FLAGS, new_rng
+from boardai.solvers.base import SolverPlayer
 
 DEFAULT_TIME = 1.0
 SLICE_S = 0.005          # target length of one jitted slice between clock checks
@@ -40,12 +44,6 @@ MAX_MEMORY_MB = 65536    # 64 GiB; node indices are int32, so at most 2**31 node
 NO_KNOWLEDGE = np.empty(0, dtype=np.float64)
 NO_FILLS = np.zeros((1, 0), dtype=np.int64)       # run_simulations without fills
 NO_FILL_OF = np.zeros(0, dtype=np.int32)
-FILL_ROWS = 2048             # positions whose fill-in a tree keeps (until it is compacted)
-KNOWLEDGE_MARGIN_S = 0.02    # no tree knowledge (an H-search) this close to the deadline, nor
-                             # closer than the slowest one seen on the board size (capped here)
-KNOWLEDGE_MARGIN_MAX_S = 0.25
-KNOWLEDGE_NODES = 4096       # busy nodes looked at per slice, at most
-KNOWLEDGE_SLICE_SIMS = 256     # simulations between knowledge calls in a sims= search (fixed)
 
 
 @dataclass
@@ -194,14 +192,11 @@ class MctsEngine(Engine):
         self._trees: list[_Tree] = []
         self._tables = MK.new_tables()
         self._pool: ThreadPoolExecutor | None = None
-        self._solvers: dict[str, object] = {}
+        self._solvers: dict[str, SolverPlayer | None] = {}
         self._analysing = False
         self._prior_table = NO_KNOWLEDGE
-        self._fill_on = False          # this move: the tree's fill-ins go to the playouts
-        self._root_board: Board | None = None
-        self._knowledge_loaded: set[tuple] = set()
+        self._knowledge = TreeKnowledge(self._solver_player, self.opts)   # mustplay= (knowledge.py)
         self._mustplay = 0                     # this move's knowledge threshold (0: off)
-        self._knowledge_slowest: dict[tuple[int, int], float] = {}   # board size -> seconds
         self.last_stats: dict = {}
 
     # --- trees --------------------------------------------------------------------------
@@ -318,13 +313,13 @@ class MctsEngine(Engine):
             done += n
             deepest = max(deepest, d)
             if n < batch:        # root solved
-                if mustplay_visits and self._play_on_when_lost(tree):
+                if mustplay_visits and play_on_when_lost(tree):
                     mustplay_visits = 0          # no more knowledge for this move
                     continue
                 break
             took = max(time.perf_counter() - now, 1e-6)
             if mustplay_visits:
-                self._tree_knowledge(tree, mustplay_visits, deadline)
+                self._knowledge.grow(tree, mustplay_visits, deadline)
             if deadline is None and mustplay_visits:
                 # the knowledge is asked between slices: slices of a fixed size keep a sims=
                 # search reproducible (a size from the clock would move the knowledge's calls)
@@ -341,7 +336,7 @@ class MctsEngine(Engine):
         solver = self._root_solver(board, limit.time)       # loaded before the clock too
         self._mustplay = self._mustplay_visits(board)
         if self._mustplay:
-            self._load_knowledge(board)                       # and the H-search
+            self._knowledge.load(board)                       # and the H-search
         clock = Stopwatch()
         sims = limit.sims            # both may be set: whichever runs out first ends the search
         seconds = limit.time if limit.time is not None else (None if sims else DEFAULT_TIME)
@@ -353,20 +348,20 @@ class MctsEngine(Engine):
         state = board.state.copy()
         params = self._params(board)
         self._prior_table = self._pattern_table(board, params)     # read by the trees' threads
-        self._fill_on = self._fills_wanted(board)
+        self._knowledge.fill_on = self._knowledge.fills_wanted(board, self._mustplay)
         report = None
         if self.on_info is not None:
             on_info = self.on_info
             report = lambda done, depth: on_info(   # noqa: E731
                 self._answer(board, trees, [(done * self.threads, depth)], clock, final=False))
-        self._root_board = board
-        if self._mustplay and self._knowledge_has_time(board, deadline):
+        self._knowledge.root_board = board
+        if self._mustplay and self._knowledge.has_time(board, deadline):
             # the root's knowledge, once, before searching (if the move has the time)
-            answer = self._timed_knowledge(trees[0], board)
+            answer = self._knowledge.timed(trees[0], board)
             for tree in trees:
                 if MK.expand_root(tree.ints, tree.flts, tree.meta, state, params,
                                   self._prior_table):
-                    self._prove(tree, tree.root, board, answer)
+                    self._knowledge.prove(tree, tree.root, board, answer)
         beside = solver if self.threads > 1 else None      # the solver's own thread
         if solver is not None and beside is None:
             proof = solver.run(board, clock.start + seconds * solver.share)
@@ -408,7 +403,7 @@ class MctsEngine(Engine):
             if MK.expand_root(tree.ints, tree.flts, tree.meta, state, params, self._prior_table):
                 _mark_lost(tree, moves)
 
-    def _proved(self, board: Board, solver: "_RootSolver", answer, clock: Stopwatch,
+    def _proved(self, board: Board, solver: RootSolver, answer, clock: Stopwatch,
                 seconds: float) -> PlayResult:
         result = solver.result(board, answer, clock)
         ahead = float(self.opts.get("ahead") or 0.0)
@@ -421,156 +416,18 @@ class MctsEngine(Engine):
                   f"{result.time_s:.3f} s)", file=sys.stderr)
         return result
 
-    def _solver_player(self, board: Board):
-        """The game's perfect-play module's player (made once per game), or None."""
+    def _solver_player(self, board: Board) -> SolverPlayer | None:
+        """The game's solver player (made once per game), or None."""
         name = board.game_name
         if name not in self._solvers:
             module = solvers.for_game(name)
             self._solvers[name] = None if module is None else module.Player()
         return self._solvers[name]
 
-    def _tree_knowledge(self, tree: _Tree, visits: int, deadline: float | None) -> None:
-        """The solver module's knowledge on the positions of the tree's nodes that reached
-        ``visits`` (each once): a virtual win proves a node, and its children outside the
-        mustplay, or inferior, are dropped (``MK.apply_knowledge``).  Each position is asked
-        only while the deadline is further than the slowest answer seen on this board size
-        (at least ``KNOWLEDGE_MARGIN_S``), so the move keeps its time."""
-        root = tree.root
-        busy = np.empty(KNOWLEDGE_NODES, dtype=np.int64)
-        for node in busy[:MK.busy_nodes(tree.ints, tree.flts, root, visits, busy)].tolist():
-            if node in tree.known or tree.ints[node, MK.PROOF] != 0:
-                continue
-            if not self._knowledge_has_time(self._root_board, deadline):
-                return
-            moves = []
-            at = node
-            while at != root:
-                moves.append(int(tree.ints[at, MK.MOVE]))
-                at = int(tree.ints[at, MK.PARENT])
-            board = self._root_board.copy()
-            for move in reversed(moves):
-                board.push(move)
-            self._prove(tree, node, board, self._timed_knowledge(tree, board))
-
-    def _fills_wanted(self, board: Board) -> bool:
-        """Do the playouts start with the dead and captured cells the tree knowledge finds
-        (the ``fill`` option, with ``mustplay`` and ``inferior``, where the game's solver module
-        has ``filled``)?"""
-        if not (self._mustplay and self.opts.get("fill") and self.opts.get("inferior", True)):
-            return False
-        return hasattr(self._solver_player(board), "filled")
-
-    def _keep_fill(self, tree: _Tree, node: int, board: Board) -> None:
-        """Store the fill-in of ``node``'s position (``board``) for the playouts below it."""
-        if not self._fill_on or tree.fill_count >= FILL_ROWS:
-            return
-        cells = self._solver_player(board).filled(board)
-        if cells is None or not cells.any():
-            return
-        actions = int(board.state[NUM_ACTIONS])
-        if tree.fills.shape != (FILL_ROWS, actions):
-            tree.fills = np.zeros((FILL_ROWS, actions), dtype=np.int64)
-        if tree.fill_of.shape[0] != tree.ints.shape[0]:
-            tree.fill_of = np.zeros(tree.ints.shape[0], dtype=np.int32)
-        row = tree.fill_count
-        tree.fills[row, :len(cells)] = cells
-        tree.fills[row, len(cells):] = 0
-        tree.fill_of[node] = row
-        tree.fill_count += 1
-
-    def _knowledge_has_time(self, board: Board, deadline: float | None) -> bool:
-        """Is the deadline further than the slowest knowledge answer seen on this board size
-        (and at least ``KNOWLEDGE_MARGIN_S``)?  Then one more position may be asked."""
-        slowest = self._knowledge_slowest.get((board.width, board.height), 0.0)
-        return deadline is None or deadline - time.perf_counter() > max(KNOWLEDGE_MARGIN_S,
-                                                                         slowest)
-
-    def _timed_knowledge(self, tree: _Tree, board: Board):
-        """``_knowledge``, counted and timed in ``tree``'s figures for the move, and in the
-        slowest answer seen on the board size."""
-        clock = time.perf_counter()
-        answer = self._knowledge(board)
-        took = time.perf_counter() - clock
-        tree.knowledge_calls += 1
-        tree.knowledge_s += took
-        size = (board.width, board.height)
-        if took > self._knowledge_slowest.get(size, 0.0):
-            self._knowledge_slowest[size] = min(took, KNOWLEDGE_MARGIN_MAX_S)
-        return answer
-
-    def _knowledge(self, board: Board):
-        """The solver module's answer for ``board`` (``Player.knowledge``: the result for the
-        side to move and the moves worth trying), or None."""
-        player = self._solver_player(board)
-        if not hasattr(player, "knowledge"):
-            return None
-        return player.knowledge(board, inferior=bool(self.opts.get("inferior", True)),
-                                reversible=bool(self.opts.get("reversible", True)))
-
-    def _prove(self, tree: _Tree, node: int, board: Board, answer) -> None:
-        """Write a ``knowledge`` answer for ``node`` (whose position is ``board``) into the
-        tree: a decided position proves the node, else only the moves kept stay children (and
-        the position's fill-in is kept for the playouts below, ``_keep_fill``)."""
-        tree.known.add(node)
-        if answer is None:
-            return
-        result, moves = answer
-        if result == 0:
-            self._keep_fill(tree, node, board)
-        keep = np.zeros(int(board.state[NUM_ACTIONS]), dtype=np.bool_)
-        keep[list(moves)] = True
-        sign = {-1: 1, 1: -1}.get(result, 0)        # the mover's loss proves the node's move won
-        swaps = np.empty((max(1, len(keep)), 2), dtype=np.int64)
-        for a, b in swaps[:MK.apply_knowledge(tree.ints, tree.flts, node, sign, keep, tree.root,
-                                              swaps)].tolist():
-            if (a in tree.known) != (b in tree.known):       # the rows traded places
-                tree.known ^= {a, b}
-            if tree.fill_of.shape[0]:
-                tree.fill_of[a], tree.fill_of[b] = tree.fill_of[b], tree.fill_of[a]
-
-    @staticmethod
-    def _play_on_when_lost(tree: _Tree) -> bool:
-        """When the knowledge has proven the root lost for the side to move, forget the proofs
-        of the root and its children and say so (True): the search goes on, and its statistics
-        pick the move that resists longest, which keeps chances against a fallible opponent
-        (a virtual connection is a loss only if the opponent finds its answers)."""
-        root = tree.root
-        if tree.ints[root, MK.PROOF] != 1:
-            return False
-        tree.ints[root, MK.PROOF] = 0
-        first, k = int(tree.ints[root, MK.CHILD]), int(tree.ints[root, MK.NCHILD])
-        tree.ints[first:first + k, MK.PROOF] = 0
-        return True
-
-    def _load_knowledge(self, board: Board) -> None:
-        """Load (or compile) the H-search for this board size once, outside the move's time."""
-        key = (board.game_name, board.width, board.height)
-        if key not in self._knowledge_loaded:
-            player = self._solver_player(board)
-            if hasattr(player, "knowledge"):
-                player.knowledge(type(board)(board.width, board.height))
-            self._knowledge_loaded.add(key)
-
-    def _root_solver(self, board: Board, seconds: float | None) -> "_RootSolver | None":
-        """The exact solver for this move's root (``solver`` option), or None: off, no time
-        limit (a ``sims`` search stays reproducible), an analysis, or a board the game's solver
-        does not take."""
-        share = self.opts.get("solver")
-        if share is None:
-            game = game_of(board)
-            small = not game.mcts_solver_cells or \
-                board.width * board.height <= game.mcts_solver_cells
-            share = game.mcts_solver if small else 0.0
-        if not share or self._analysing:
-            return None
-        player = self._solver_player(board)
-        if player is None or not player.supports(board):
-            return None
-        if hasattr(player, "load"):
-            player.load(board)          # also on a sims= search: the warm-up loads it here
-        if seconds is None:
-            return None
-        return _RootSolver(player, float(share))
+    def _root_solver(self, board: Board, seconds: float | None) -> RootSolver | None:
+        """The exact solver for this move's root (``solver`` option; ``root_solver.py``)."""
+        return root_solver(self._solver_player(board), board, self.opts.get("solver"), seconds,
+                           self._analysing)
 
     def _answer(self, board: Board, trees: list[_Tree], results, clock: Stopwatch,
                 final: bool = True) -> PlayResult:
@@ -702,73 +559,6 @@ def _mark_lost(tree: _Tree, moves: set[int]) -> bool:
         if int(tree.ints[ch, MK.MOVE]) in moves:
             tree.ints[ch, MK.PROOF] = -1
     return k > 0
-
-
-class _EitherEvent:
-    """Set when either of two events is (the engine's ``stop`` and the solver's proof)."""
-
-    def __init__(self, a: threading.Event, b: threading.Event | None):
-        self.a, self.b = a, b
-
-    def is_set(self) -> bool:
-        return self.a.is_set() or (self.b is not None and self.b.is_set())
-
-
-class _RootSolver:
-    """One move's exact search on the root: ``run`` until a deadline, ``result`` of a proof."""
-
-    def __init__(self, player, share: float):
-        self.player, self.share = player, share
-        self.proved = threading.Event()
-        self.outcome = "open"
-        self.nodes = 0
-
-    def stop_also(self, stop: threading.Event | None) -> _EitherEvent:
-        return _EitherEvent(self.proved, stop)
-
-    def run(self, board: Board, deadline: float):
-        """The solver's answer if it proves a win by ``deadline`` (then ``proved`` is set), else
-        None (a proven loss is noted in ``outcome`` and left to the trees)."""
-        budget = max(0.0, deadline - time.perf_counter())
-        if budget <= 0.0:
-            return None
-        answer = self.player.move(board, budget, False)
-        if answer is None:
-            return None
-        self.nodes = answer.nodes
-        if answer.value is not None and answer.value > 0:
-            self.outcome = "win"
-            self.proved.set()
-            return answer
-        self.outcome = "loss" if answer.value is not None and answer.value < 0 else "draw"
-        return None
-
-    def think_ahead(self, board: Board, move: int, deadline: float) -> None:
-        """Solve the position ``move`` leaves until ``deadline`` (the table keeps the work), where
-        the game's solver player offers it (``think``)."""
-        think = getattr(self.player, "think", None)
-        left = deadline - time.perf_counter()
-        if think is None or left <= 0:
-            return
-        after = board.copy()
-        after.push(move)
-        think(after, left)
-
-    def refuted(self, board: Board) -> set[int]:
-        """The moves the solver's table already proves lost for the side to move (no search;
-        empty when the game's solver keeps no such table)."""
-        known = getattr(self.player, "known_outcomes", None)
-        if known is None:
-            return set()
-        return {m for m, v in known(board).items() if v < 0}
-
-    def result(self, board: Board, answer, clock: Stopwatch) -> PlayResult:
-        move = answer.move
-        return PlayResult(move, board.move_name(move), value=1.0, pv=[board.move_name(move)],
-                          nodes=answer.nodes, time_s=clock(),
-                          moves=[MoveInfo(move, board.move_name(move), 0, 1.0, 1.0)],
-                          info={"sims": 0, "winrate": 1.0, "proven": 1, "solver": "win",
-                                "solver_nodes": answer.nodes})
 
 
 __all__ = ["MctsEngine"]

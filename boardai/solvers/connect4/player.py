@@ -10,6 +10,7 @@ with the speed of a win); ties go to the column nearest the centre.
 from __future__ import annotations
 
 from boardai.solvers.answer import Answer
+from boardai.solvers.base import SolverPlayer
 from boardai.solvers.connect4.lines import LineSolver
 
 # 2**24 entries (128 MB): off the book's lines, early positions solve 2-4x faster than with the
@@ -21,8 +22,9 @@ def _sign(x: int) -> int:
     return (x > 0) - (x < 0)
 
 
-class Player:
-    """Keeps one solver (and its table) per board size between moves."""
+class Player(SolverPlayer):
+    """Keeps one solver (and its table) per board size between moves; answers the
+    ``SolverPlayer`` methods with their defaults beyond ``supports`` and ``move``."""
 
     def __init__(self, book: bool = True, tt_bits: int | None = None):
         self.use_book = book

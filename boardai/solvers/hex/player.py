@@ -14,6 +14,7 @@ import numpy as np
 
 from boardai.games.layout import HEADER
 from boardai.solvers.answer import Answer
+from boardai.solvers.base import SolverPlayer
 from boardai.solvers.hex import vc
 from boardai.solvers.hex.bits import MAX_CELLS, from_words, to_words, words_for
 from boardai.solvers.hex.inferior import fill, ring_table
@@ -54,8 +55,12 @@ def _position(board) -> tuple | None:
     return tables, n, to_words(black, tables[0]), to_words(white, tables[0])
 
 
-class Player:
-    """Stateless apart from the solver's own per-size tables (kept by ``solver.py``)."""
+class Player(SolverPlayer):
+    """Stateless apart from the solver's own per-size tables (kept by ``solver.py``); answers
+    every ``SolverPlayer`` method, and ``mustplay`` and ``threat`` (Hex's own, for tests and
+    benchmarks)."""
+
+    has_knowledge = True
 
     @staticmethod
     def supports(board) -> bool:
