@@ -172,6 +172,27 @@ def test_analyse_gives_heat_map_and_legal_pv():
     assert result.pv[0] == result.name
 
 
+@pytest.mark.parametrize("game,size,moves", [("hex", "7", ["d4", "c5"]), ("connect4", "7x6", [])])
+def test_every_move_of_a_line_was_searched_at_least_twice(game, size, moves):
+    """A line (and each candidate's own line) stops where the tree has only single playouts:
+    past that point the child picked would be the first of many tied at one visit (on Hex,
+    a stray a1 at the end of every line)."""
+    board = make_board(game, size)
+    for m in moves:
+        board.push(m)
+    engine = make_engine("mcts:seed=1")
+    result = engine.analyse(board, Limit(sims=3000))
+    tree = engine._trees[0]
+    for line in [result.pv] + [m.pv for m in result.moves if m.pv]:
+        replay, node = board.copy(), tree.root
+        for name in line:
+            move = replay.parse_move(name)
+            first, k = int(tree.ints[node, MK.CHILD]), int(tree.ints[node, MK.NCHILD])
+            node = next(c for c in range(first, first + k) if int(tree.ints[c, MK.MOVE]) == move)
+            assert node == tree.root or tree.flts[node, MK.VISITS] >= 2 or name == line[0]
+            replay.push(move)
+
+
 @pytest.mark.parametrize("game,size", [("hex", "5"), ("connect4", "7x6")])
 def test_mcts_beats_random(game, size):
     wins = 0

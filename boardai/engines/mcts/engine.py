@@ -521,7 +521,10 @@ class MctsEngine(Engine):
             first, k = int(tree.ints[node, MK.CHILD]), int(tree.ints[node, MK.NCHILD])
             if k == 0 or tree.flts[node, MK.VISITS] < 2:
                 break
-            ch = max(range(first, first + k), key=lambda c: tree.flts[c, MK.VISITS])
+            ch = max(range(first, first + k),
+                     key=lambda c: (tree.flts[c, MK.VISITS], tree.flts[c, MK.WINS]))
+            if tree.flts[ch, MK.VISITS] < 2:    # one playout says nothing: the line ends
+                break
             move = int(tree.ints[ch, MK.MOVE])
         return names
 
