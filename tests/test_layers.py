@@ -141,6 +141,8 @@ ALLOWED = {
     "boardai/cli/solve.py": "the solver commands are named after the game they solve "
                             "(solve connect4, book hex)",
     "boardai/cli/bench.py": "bench alphabeta starts on Connect Four, where its figures were taken",
+    "boardai/engines/registry.py": "the engines' own table of each game's default engine "
+                                   "(STRONGEST): engine settings per game belong to the engines",
 }
 
 
