@@ -51,6 +51,12 @@ class Int(click.IntRange):
             return f"{self.what} from {self.min} to {self.max}"
         return self.what
 
+    def _describe_range(self) -> str:
+        """The range as the help and the errors show it: ``1..11``, ``>= 0``."""
+        if self.min is not None and self.max is not None:
+            return f"{self.min}..{self.max}"
+        return f">= {self.min}" if self.min is not None else f"<= {self.max}"
+
 
 class Float(click.FloatRange):
     """A finite number written in ASCII digits (``2``, ``0.5``, ``1e-3``), in its range."""
@@ -65,12 +71,21 @@ class Float(click.FloatRange):
         if isinstance(value, str):
             if not is_number_text(value.strip()):
                 self.fail(f"{value!r} is not a finite number written in ASCII digits "
-                          f"(e.g. 2, 0.5, 1e-3) in {self._describe_range()}", param, ctx)
+                          f"(e.g. 2, 0.5, 1e-3), {self._describe_range()}", param, ctx)
             value = value.strip()
         number = super().convert(value, param, ctx)
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number ({self._describe_range()})", param, ctx)
         return number
+
+    def _describe_range(self) -> str:
+        """The range as the help and the errors show it: ``> 0 and <= 86400``."""
+        parts = []
+        if self.min is not None:
+            parts.append(f"{'>' if self.min_open else '>='} {self.min:g}")
+        if self.max is not None:
+            parts.append(f"{'<' if self.max_open else '<='} {self.max:g}")
+        return " and ".join(parts)
 
 
 # --- checked output paths ----------------------------------------------------------------------
