@@ -242,11 +242,9 @@ def test_client_timeout_bounds_the_whole_answer(monkeypatch):
     moves 0.1 s at each reading, the timeout fires after a handful of lines."""
     from boardai.gtp import protocol
     from clocks import stepping_clock
-    sent = []
 
-    def trickle():
-        while True:
-            sent.append(1)
+    def trickle():                 # far more lines than the timeout lets through, then the end
+        for _ in range(10_000):
             yield "thinking\n"
 
     conn = GtpConnection(io.StringIO(), trickle())
