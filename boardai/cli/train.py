@@ -43,6 +43,7 @@ def train() -> None:
     boardai train export DIR OUT    write its best network (with its provenance) to OUT
     boardai train patterns STORE... --out FILE   learn Hex move patterns from stored games
     boardai train teacher --mohex PATH --out FILE   record a stronger program's games
+    boardai train supervised DATA... --out DIR      learn the teacher's moves and results
 
     \b
     Examples:
@@ -208,8 +209,27 @@ def report_cmd(directory, out, as_json) -> None:
       boardai train report runs/c4
       boardai train report runs/c4 --json
     """
+    from boardai.train import supervised as sv
     from boardai.train.report import generations_table, load_metrics, plot_run
 
+    if sv.is_run(directory):
+        try:
+            metrics = sv.read_metrics(directory)
+            if as_json:
+                import json
+                click.echo(json.dumps(metrics, indent=1))
+                return
+            paths = sv.plot(directory, Path(out) if out else Path(directory) / "report")
+        except (ValueError, KeyError, OSError) as exc:
+            raise Fail(f"{directory}: cannot report on the run: {exc}") from None
+        from rich.console import Console
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=140)
+        console.print(sv.table(directory))
+        for p in paths:
+            click.echo(f"plot: {p}")
+        return
     try:
         metrics = load_metrics(directory)
     except ValueError as exc:
@@ -389,6 +409,107 @@ def teacher_cmd(out, teacher, mohex, playouts, size, seconds, games, jobs, backe
     click.echo(f"{out}: {figures['games']} games, {figures['positions']} positions; this session "
                f"{figures['played']} games in {figures['seconds']:.0f} s ({rate:.0f} games/hour)"
                + (f", {figures['failed']} failed" if figures["failed"] else ""))
+
+
+@train.command("supervised", context_settings=CONTEXT)
+@click.argument("data", metavar="DATA...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, exists=True))
+@click.option("--out", "directory", required=True, type=OutPath(directory=True),
+              help="The run's folder (checkpoint, metrics, network.npz), created or resumed.")
+@click.option("--epochs", type=Int(1, 100_000), default=10, show_default=True,
+              help="Epochs the run has when done (a resumed run trains the missing ones).")
+@click.option("--blocks", type=Int(0, 40), default=4, show_default=True,
+              help="Residual blocks, 0..40.")
+@click.option("--channels", type=Int(1, 512), default=32, show_default=True,
+              help="Network width, 1..512.")
+@click.option("--batch", type=Int(1, 65_536), default=128, show_default=True,
+              help="Positions a training step, 1..65536.")
+@click.option("--lr", type=Float(0, 10, min_open=True), default=1e-3, show_default=True,
+              help="AdamW's learning rate.")
+@click.option("--value-mix", type=Float(0, 1), default=0.0, show_default=True,
+              help="The value target's share of the teacher's win rate (the rest: the game's "
+                   "result), 0..1.")
+@click.option("--holdout", type=Float(0, 1, min_open=True, max_open=True), default=0.1,
+              show_default=True, help="Fraction of the games held out to measure on.")
+@click.option("--seed", type=Int(0, 2**62), default=0, show_default=True,
+              help="Seed of the split, the initial weights and the batches.")
+@click.option("--threads", type=Int(1, 256), default=1, show_default=True,
+              help="PyTorch threads.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, value_mix, holdout,
+                   seed, threads, quiet) -> None:
+    """Train the residual network (policy and value heads) on teacher data (boardai train
+    teacher): the policy learns the teacher's visit distribution (its move where it gave
+    none), the value the game's result for the side to move.  Games are held out by a seeded
+    hash (--holdout) and measured every epoch: top-1 and top-5 move agreement, value MSE.
+
+    \b
+    Each epoch is checkpointed in DIR: the same command resumes, a larger --epochs goes on.
+    DIR/network.npz is the latest network, for nn:model=DIR/network.npz.
+
+    \b
+    Examples:
+      boardai train supervised hex9/games.jsonl --out runs/sup9 --epochs 20 --blocks 6 --channels 48
+      boardai train report runs/sup9
+      boardai play --size 9 --white nn:model=runs/sup9/network.npz
+    """
+    _need_torch()
+    from boardai.train import supervised as sv
+
+    settings = sv.Settings(blocks=blocks, channels=channels, batch=batch, lr=lr, seed=seed,
+                           holdout=holdout, value_mix=value_mix)
+    bar = _EpochProgress(sys.stderr.isatty() and not quiet)
+    try:
+        with bar:
+            metrics = sv.train(directory, list(data), settings, epochs, threads,
+                               progress=bar, note=bar.note)
+    except sv.SupervisedError as exc:
+        raise Fail(str(exc)) from None
+    except KeyboardInterrupt:
+        click.echo("stopped: run the same command to go on from the last finished epoch",
+                   err=True)
+        sys.exit(130)
+    for m in metrics:
+        click.echo(f"epoch {m['epoch']}: loss {m['policy_loss']:.3f} + {m['value_loss']:.3f}; "
+                   f"held out ({m['held_games']} games, {m['held_positions']} positions): "
+                   f"top-1 {100 * m['top1']:.1f} %, top-5 {100 * m['top5']:.1f} %, "
+                   f"value MSE {m['value_mse']:.3f} ({m['seconds']:.0f} s)")
+    click.echo(f"network: {Path(directory) / sv.NETWORK}")
+
+
+class _EpochProgress:
+    """A rich progress bar of one epoch's batches; notes go above it (or to stderr)."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.progress = None
+
+    def __enter__(self):
+        if self.enabled:
+            from rich.console import Console
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                       TimeElapsedColumn)
+            self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                                     MofNCompleteColumn(), TimeElapsedColumn(),
+                                     console=Console(stderr=True))
+            self.task = self.progress.add_task("loading", total=1)
+            self.progress.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self.progress is not None:
+            self.progress.stop()
+
+    def note(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress.console.print(text, markup=False, highlight=False)
+        else:
+            click.echo(text, err=True)
+
+    def __call__(self, epoch: int, epochs: int, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task, description=f"epoch {epoch}/{epochs}",
+                                 completed=done, total=total)
 
 
 class _TeacherProgress:

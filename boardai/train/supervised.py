@@ -1,0 +1,402 @@
+"""Supervised training of the residual network on teacher data (``boardai train supervised``):
+move prediction and game value learnt from a stronger player's recorded games
+(``train/teacher.py``), measured on held-out games.
+
+- **Data.** One or more teacher files of one board size.  Each game is held out or trained on
+  by a hash of the file's seed, the game's index and the run's seed, so a game keeps its side
+  while a live file grows; ``holdout`` is the fraction held out.
+- **Targets.** Policy: the teacher's root visit distribution where it gave one, else its move
+  (one-hot).  Value: the game's result for the side to move (+1 won, -1 lost), mixed with the
+  teacher's win rate (as ``2w - 1``) by ``value_mix`` where it gave one.
+- **Augmentation.** Each training example is shown under a random symmetry of the game (Hex:
+  the 180-degree turn).
+- **Measures** per epoch: the training losses, and on the held-out positions the policy's top-1
+  and top-5 agreement with the teacher's move (legal moves only), the policy cross-entropy, and
+  the value's squared error against the result.
+- **Files** in the run's folder: ``supervised.json`` (settings and data), ``checkpoint.pt``
+  (weights, optimiser, epochs done, random states; written atomically after every epoch, so a
+  stopped run resumes at the epoch it was in), ``metrics.jsonl`` (one line an epoch),
+  ``network.npz`` (the latest epoch's network as ``boardai.nn.model`` reads it: ``nn:model=``),
+  and ``report/`` (``boardai train report DIR``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from boardai.train.teacher import TeacherError, read_games, training_arrays
+
+CONFIG = "supervised.json"
+CHECKPOINT = "checkpoint.pt"
+METRICS = "metrics.jsonl"
+NETWORK = "network.npz"
+
+
+class SupervisedError(ValueError):
+    """Bad data, settings or run folder (the message says why, in one line)."""
+
+
+@dataclass
+class Settings:
+    """A supervised run: the network's shape, the optimiser's, and the data's split."""
+
+    blocks: int = 4
+    channels: int = 32
+    batch: int = 128
+    lr: float = 1e-3
+    weight_decay: float = 1e-4
+    seed: int = 0
+    holdout: float = 0.1
+    value_mix: float = 0.0
+
+    # what must match to resume a run (the rest may change between sessions)
+    FIXED = ("blocks", "channels", "seed", "holdout")
+
+
+@dataclass
+class Data:
+    """Training and held-out arrays of one board size."""
+
+    size: int
+    train: dict
+    held: dict
+    games: tuple[int, int]                  # (training games, held-out games)
+    notes: list[str] = field(default_factory=list)
+
+
+# --- data ----------------------------------------------------------------------------------
+def held_out(file_seed, index: int, seed: int, fraction: float) -> bool:
+    """Whether game ``index`` of a file of seed ``file_seed`` is held out (a stable hash)."""
+    digest = hashlib.sha256(f"{file_seed}:{index}:{seed}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2.0**64 < fraction
+
+
+def load_data(paths, settings: Settings, size: int | None = None) -> Data:
+    """Read teacher files (of one board size, ``size`` if given) and split their games."""
+    if not paths:
+        raise SupervisedError("give one or more teacher data files (boardai train teacher)")
+    notes: list[str] = []
+    train_games: list[dict] = []
+    held_games: list[dict] = []
+    for path in paths:
+        try:
+            header, games = read_games(path, notes.append)
+        except TeacherError as exc:
+            raise SupervisedError(str(exc)) from None
+        if header is None:
+            raise SupervisedError(f"{path} is empty: not a teacher data file")
+        if header.get("game") != "hex" or not isinstance(header.get("size"), int):
+            raise SupervisedError(f"{path}: a teacher file of Hex with a board size is needed")
+        n = header["size"]
+        if size is None:
+            size = n
+        elif n != size:
+            raise SupervisedError(f"{path} holds {n}x{n} games, not {size}x{size}: the data of "
+                                  "one run is of one board size")
+        if not games:
+            raise SupervisedError(f"{path} holds no finished games")
+        for g in games:
+            (held_games if held_out(header.get("seed"), g["i"], settings.seed, settings.holdout)
+             else train_games).append(g)
+    if not train_games or not held_games:
+        raise SupervisedError(
+            f"{len(train_games) + len(held_games)} games split into {len(train_games)} to train "
+            f"on and {len(held_games)} held out: both need games (more data, or another "
+            "--holdout)")
+    try:
+        train = training_arrays(train_games, size)
+        held = training_arrays(held_games, size)
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        raise SupervisedError(f"a game record cannot be replayed on {size}x{size}: "
+                              f"{exc}") from None
+    for arrays in (train, held):
+        arrays["mask"] = legal_mask(arrays["planes"], arrays["policy"].shape[1])
+        arrays["target"] = value_target(arrays, settings.value_mix)
+        bad = ~arrays["mask"][np.arange(len(arrays["move"])), arrays["move"]]
+        if bad.any():
+            raise SupervisedError("a recorded teacher move is illegal in its position: the "
+                                  "data is corrupt")
+    return Data(size, train, held, (len(train_games), len(held_games)), notes)
+
+
+def legal_mask(planes: np.ndarray, actions: int) -> np.ndarray:
+    """``[N, actions]`` bool from input planes: the empty playable cells (plane 2) and, after
+    them, the swap where it is legal (plane 5)."""
+    n, _, h, w = planes.shape
+    mask = np.zeros((n, actions), dtype=np.bool_)
+    mask[:, :h * w] = planes[:, 2].reshape(n, h * w) > 0.5
+    if actions > h * w:
+        mask[:, h * w] = planes[:, 5, 0, 0] > 0.5
+    return mask
+
+
+def value_target(arrays: dict, mix: float) -> np.ndarray:
+    """The result for the side to move, mixed with the teacher's win rate where it gave one."""
+    target = arrays["result"].astype(np.float32).copy()
+    if mix > 0:
+        w = arrays["value"]
+        known = ~np.isnan(w)
+        target[known] = (1 - mix) * target[known] + mix * (2 * w[known] - 1)
+    return target
+
+
+# --- the run folder ------------------------------------------------------------------------
+def open_run(directory, data_paths, settings: Settings) -> tuple[Settings, int | None]:
+    """Create the run folder or check it against ``settings`` (the fixed ones must match a
+    run it holds); the settings to use and the run's board size (None for a new run)."""
+    directory = Path(directory)
+    config = directory / CONFIG
+    if directory.exists() and not directory.is_dir():
+        raise SupervisedError(f"--out {directory} is a file, not a folder")
+    if config.exists():
+        try:
+            saved = json.loads(config.read_text(encoding="utf-8"))
+            old = Settings(**saved["settings"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise SupervisedError(f"{config} cannot be read: {exc}") from None
+        for key in Settings.FIXED:
+            if getattr(old, key) != getattr(settings, key):
+                raise SupervisedError(
+                    f"{directory} holds a run with {key} {getattr(old, key)!r}, not "
+                    f"{getattr(settings, key)!r}: give the same to resume it, or another --out")
+        return settings, int(saved["size"])
+    if directory.exists() and any(directory.iterdir()):
+        raise SupervisedError(f"--out {directory} is a folder with other files in it and no "
+                              "supervised run: give an empty or new folder")
+    return settings, None
+
+
+def write_config(directory: Path, data_paths, settings: Settings, data: Data) -> None:
+    from boardai._files import write_atomic
+    directory.mkdir(parents=True, exist_ok=True)
+    write_atomic(directory / CONFIG, json.dumps(
+        {"game": "hex", "size": data.size, "data": [str(p) for p in data_paths],
+         "settings": asdict(settings)}, indent=1).encode())
+
+
+def read_metrics(directory) -> list[dict]:
+    path = Path(directory) / METRICS
+    if not path.exists():
+        return []
+    out = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue                    # a line cut short by a kill
+        if isinstance(rec, dict) and isinstance(rec.get("epoch"), int):
+            out[rec["epoch"]] = rec
+    return [out[k] for k in sorted(out)]
+
+
+def is_run(directory) -> bool:
+    return (Path(directory) / CONFIG).exists()
+
+
+# --- training ------------------------------------------------------------------------------
+def train(directory, data_paths, settings: Settings, epochs: int, threads: int = 1,
+          progress: Callable[[int, int, int, int], None] | None = None,
+          note: Callable[[str], None] | None = None) -> list[dict]:
+    """Train until the run has ``epochs`` epochs (resuming from its checkpoint), export its
+    network after each; the metrics of every epoch of the run.  ``progress(epoch, epochs,
+    batches done, batches)``."""
+    import torch
+
+    from boardai._files import write_atomic
+    from boardai.nn.model import Config
+    from boardai.train.torch_net import TorchNet
+
+    directory = Path(directory)
+    settings, size = open_run(directory, data_paths, settings)
+    data = load_data(data_paths, settings, size)
+    for text in data.notes:
+        (note or (lambda t: None))(text)
+    try:
+        write_config(directory, data_paths, settings, data)
+    except OSError as exc:
+        raise SupervisedError(f"cannot write {directory}: {exc.strerror or exc}") from None
+
+    torch.set_num_threads(max(1, threads))
+    torch.manual_seed(settings.seed)
+    net = TorchNet(Config("hex", channels=settings.channels, blocks=settings.blocks))
+    opt = torch.optim.AdamW(net.parameters(), lr=settings.lr, weight_decay=settings.weight_decay)
+    rng = np.random.default_rng(settings.seed)
+    done = 0
+    ckpt = directory / CHECKPOINT
+    if ckpt.exists():
+        try:
+            state = torch.load(ckpt, map_location="cpu", weights_only=False)
+            net.load_state_dict(state["model"])
+            opt.load_state_dict(state["optimizer"])
+            done = int(state["epoch"])
+            rng.bit_generator.state = state["rng"]
+            torch.set_rng_state(state["torch_rng"])
+        except Exception as exc:            # a damaged checkpoint: say so, do not guess
+            raise SupervisedError(f"{ckpt} cannot be read ({type(exc).__name__}): remove it "
+                                  "to start the run again") from None
+    for group in opt.param_groups:          # a resumed run takes this session's rate
+        group["lr"] = settings.lr
+    from boardai.games.game import get_game
+    game = get_game("hex")
+
+    train_arrays, held = data.train, data.held
+    n = len(train_arrays["move"])
+    batches = max(1, math.ceil(n / settings.batch))
+    for epoch in range(done, epochs):
+        started = time.perf_counter()
+        net.train()
+        order = rng.permutation(n)
+        sums = np.zeros(2)
+        for b in range(batches):
+            idx = np.sort(order[b * settings.batch:(b + 1) * settings.batch])
+            planes, policy, mask = _augmented(train_arrays, idx, rng, game, data.size)
+            target = train_arrays["target"][idx]
+            pl, vl = _losses(net, torch.from_numpy(planes), torch.from_numpy(policy),
+                             torch.from_numpy(mask), torch.from_numpy(target))
+            opt.zero_grad(set_to_none=True)
+            (pl + vl).backward()
+            opt.step()
+            sums += [pl.item() * len(idx), vl.item() * len(idx)]
+            if progress:
+                progress(epoch + 1, epochs, b + 1, batches)
+        figures = evaluate(net, held)
+        record = {"epoch": epoch + 1, "train_positions": n,
+                  "held_positions": len(held["move"]), "train_games": data.games[0],
+                  "held_games": data.games[1],
+                  "policy_loss": round(float(sums[0] / n), 5),
+                  "value_loss": round(float(sums[1] / n), 5),
+                  **{k: round(v, 5) for k, v in figures.items()},
+                  "seconds": round(time.perf_counter() - started, 2)}
+        net.eval()
+        network = net.to_network()
+        network.about = {"trained": "supervised on teacher data", "data": [
+            str(p) for p in data_paths], "settings": asdict(settings), "held_out": record}
+        buf = io.BytesIO()
+        network.save(buf)
+        buf_ck = io.BytesIO()
+        torch.save({"model": net.state_dict(), "optimizer": opt.state_dict(),
+                    "epoch": epoch + 1, "rng": rng.bit_generator.state,
+                    "torch_rng": torch.get_rng_state()}, buf_ck)
+        try:
+            write_atomic(directory / NETWORK, buf.getvalue())
+            write_atomic(ckpt, buf_ck.getvalue())
+            with open(directory / METRICS, "a", encoding="utf-8") as f:
+                f.write(json.dumps(record) + "\n")
+        except OSError as exc:
+            raise SupervisedError(f"cannot write {directory}: {exc.strerror or exc}") from None
+    return read_metrics(directory)
+
+
+def _augmented(arrays: dict, idx: np.ndarray, rng, game, size: int):
+    """A batch with each example under a random symmetry of the game (identity included)."""
+    from boardai.nn import features
+    planes = arrays["planes"][idx].copy()
+    policy = arrays["policy"][idx].copy()
+    mask = arrays["mask"][idx].copy()
+    names = features.symmetries(game, size, size)
+    pick = rng.integers(0, len(names) + 1, size=len(idx))
+    for k, name in enumerate(names, 1):
+        sel = pick == k
+        if sel.any():
+            planes[sel] = features.symmetry_planes(planes[sel], name)
+            policy[sel] = features.symmetry_policy(policy[sel], name, game, size, size)
+            mask[sel] = features.symmetry_policy(mask[sel], name, game, size, size)
+    return planes, policy, mask
+
+
+def _losses(net, planes, policy, mask, target):
+    import torch
+    logits, v = net(planes, policy.shape[1])
+    logp = torch.log_softmax(logits.masked_fill(~mask, float("-inf")), dim=1)
+    logp = torch.where(mask, logp, torch.zeros_like(logp))
+    return -(policy * logp).sum(dim=1).mean(), ((v - target) ** 2).mean()
+
+
+def evaluate(net, held: dict, batch: int = 512) -> dict:
+    """Held-out figures: top-1 and top-5 agreement with the teacher's move, policy
+    cross-entropy against its visits, the value's squared error against the result."""
+    import torch
+    net.eval()
+    n = len(held["move"])
+    top1 = top5 = 0
+    ce = se = 0.0
+    with torch.no_grad():
+        for s in range(0, n, batch):
+            sl = slice(s, s + batch)
+            mask = torch.from_numpy(held["mask"][sl])
+            logits, v = net(torch.from_numpy(held["planes"][sl]), mask.shape[1])
+            logits = logits.masked_fill(~mask, float("-inf"))
+            move = torch.from_numpy(held["move"][sl])
+            best = logits.topk(min(5, logits.shape[1]), dim=1).indices
+            top1 += int((best[:, 0] == move).sum())
+            top5 += int((best == move[:, None]).any(dim=1).sum())
+            logp = torch.where(mask, torch.log_softmax(logits, dim=1), torch.zeros_like(logits))
+            ce += float(-(torch.from_numpy(held["policy"][sl]) * logp).sum())
+            se += float(((v - torch.from_numpy(held["result"][sl])) ** 2).sum())
+    return {"top1": top1 / n, "top5": top5 / n, "held_policy_loss": ce / n,
+            "value_mse": se / n}
+
+
+# --- the report ----------------------------------------------------------------------------
+def plot(directory, out: Path) -> list[Path]:
+    """``curves.png`` in ``out``: losses and held-out agreement per epoch."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    metrics = read_metrics(directory)
+    config = json.loads((Path(directory) / CONFIG).read_text(encoding="utf-8"))
+    s = config["settings"]
+    out.mkdir(parents=True, exist_ok=True)
+    ep = [m["epoch"] for m in metrics]
+    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 4))
+    a.plot(ep, [m["policy_loss"] for m in metrics], label="policy, training")
+    a.plot(ep, [m["held_policy_loss"] for m in metrics], label="policy, held out")
+    a.plot(ep, [m["value_loss"] for m in metrics], label="value, training")
+    a.plot(ep, [m["value_mse"] for m in metrics], label="value MSE, held out")
+    a.set_xlabel("epoch")
+    a.set_ylabel("loss")
+    a.grid(alpha=0.3)
+    a.legend(fontsize=8)
+    b.plot(ep, [100 * m["top1"] for m in metrics], marker="o", label="top-1")
+    b.plot(ep, [100 * m["top5"] for m in metrics], marker="o", label="top-5")
+    b.set_xlabel("epoch")
+    b.set_ylabel("% of held-out positions")
+    b.set_ylim(0, 100)
+    b.grid(alpha=0.3)
+    b.legend(fontsize=8)
+    fig.suptitle(f"hex {config['size']}x{config['size']}, {s['channels']}x{s['blocks']} "
+                 f"network, teacher's moves")
+    fig.tight_layout()
+    path = out / "curves.png"
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+    return [path]
+
+
+def table(directory):
+    from rich.table import Table
+    metrics = read_metrics(directory)
+    t = Table(title=f"{directory}: {len(metrics)} epoch(s), supervised")
+    for col in ("epoch", "positions", "policy loss", "value loss", "held top-1", "held top-5",
+                "held policy loss", "held value MSE", "seconds"):
+        t.add_column(col, justify="right")
+    for m in metrics:
+        t.add_row(str(m["epoch"]), str(m["train_positions"]), f"{m['policy_loss']:.3f}",
+                  f"{m['value_loss']:.3f}", f"{100 * m['top1']:.1f} %",
+                  f"{100 * m['top5']:.1f} %", f"{m['held_policy_loss']:.3f}",
+                  f"{m['value_mse']:.3f}", f"{m['seconds']:.0f}")
+    return t
+
+
+__all__ = ["Settings", "SupervisedError", "evaluate", "is_run", "load_data", "plot",
+           "read_metrics", "table", "train"]
