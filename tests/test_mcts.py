@@ -508,8 +508,15 @@ def test_analysis_keeps_the_trees_statistics_without_the_solver():
 def test_playout_switches_are_or_ed_into_the_game_policy():
     from boardai.games import get_game
     hex_game, c4 = get_game("hex"), get_game("connect4")
-    assert hex_game.playout_policy({}) == 3                      # bridges and edges
-    assert hex_game.playout_policy({"edge": False}) == 1
-    assert hex_game.playout_policy({"bridge": False, "edge": False}) == 0
-    assert c4.playout_policy({}) == 1 and c4.playout_policy({"tactics": False}) == 0
+    assert hex_game.playout_policy({"bridge": True, "edge": True}) == 3    # bridges and edges
+    assert hex_game.playout_policy({"bridge": True, "edge": False}) == 1
+    assert hex_game.playout_policy({}) == 0 == hex_game.playout_policy({"bridge": None})
+    assert c4.playout_policy({"tactics": True}) == 1 and c4.playout_policy({}) == 0
+    # mcts's defaults (engines/mcts/defaults.py) turn them on: the policy in its parameters
+    hex_board, c4_board = hex_game.new_board(7), c4.new_board()
+    assert make_engine("mcts")._params(hex_board)[MK.P_POLICY] == 3
+    assert make_engine("mcts:edge=0")._params(hex_board)[MK.P_POLICY] == 1
+    assert make_engine("mcts:bridge=0,edge=0")._params(hex_board)[MK.P_POLICY] == 0
+    assert make_engine("mcts")._params(c4_board)[MK.P_POLICY] == 1
+    assert make_engine("mcts:tactics=0")._params(c4_board)[MK.P_POLICY] == 0
     assert make_engine("mcts:edge=1").opts["edge"] is True

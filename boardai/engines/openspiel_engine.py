@@ -11,12 +11,34 @@ from __future__ import annotations
 from boardai.engines.base import (
     Engine, EngineUnavailable, Limit, Option, PlayResult, Stopwatch, parse_bool, seed_option,
 )
+from typing import Callable
+
 from boardai.games import game_of
 from boardai.games.base import Board
 
 DEFAULT_TIME = 1.0
 MAX_ROLLOUTS = 1000
 MAX_MEMORY_MB = 65536
+
+
+def _hex(board: Board) -> str:
+    if board.swap_move in board.move_stack:
+        raise ValueError("openspiel-mcts does not know the swap rule")
+    return f"hex(num_cols={board.width},num_rows={board.height})"
+
+
+def _connect_four(board: Board) -> str:
+    if (board.width, board.height) != (7, 6):
+        raise ValueError("openspiel-mcts plays Connect Four on 7x6 only")
+    return "connect_four"
+
+
+# the engine's own table: OpenSpiel's name for a board of each game it plays (ValueError when
+# OpenSpiel lacks the variant); a game not listed is not played
+OPENSPIEL_GAMES: dict[str, Callable[[Board], str]] = {
+    "hex": _hex,
+    "connect4": _connect_four,
+}
 
 
 def _pyspiel():
@@ -47,9 +69,9 @@ class OpenSpielMctsEngine(Engine):
         self._games: dict[tuple, object] = {}
 
     def _game(self, board: Board):
-        """OpenSpiel's game for ``board`` (its description's ``openspiel_game`` names it)."""
+        """OpenSpiel's game for ``board`` (``OPENSPIEL_GAMES`` names it)."""
         pyspiel = _pyspiel()
-        name = game_of(board).openspiel_game
+        name = OPENSPIEL_GAMES.get(board.game_name)
         if name is None:
             raise ValueError(f"openspiel-mcts does not play {game_of(board).title}")
         spec = name(board)                      # ValueError when OpenSpiel lacks this variant

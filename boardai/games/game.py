@@ -26,16 +26,16 @@ from boardai.games.move_patterns import MovePatterns
 class PlayoutSwitch:
     """An on/off ``mcts`` option choosing between two of the game's playout policies.
 
-    ``option`` is the spec key (``mcts:bridge=0``); on plays policy ``on``, off plays ``off``
-    (``default``: on unless said).  Policy numbers are the game's own bits, read by its
-    ``playout_policy`` kernel: the switches of a game are or-ed together.
+    ``option`` is the spec key (``mcts:bridge=0``); on plays policy ``on``, off plays ``off``.
+    Policy numbers are the game's own bits, read by its ``playout_policy`` kernel: the switches
+    of a game are or-ed together.  Whether a switch is on by default is ``mcts``'s to say
+    (``engines/mcts/defaults.py``).
     """
 
     option: str
     help: str
     on: int
     off: int = 0
-    default: bool = True
 
 
 @dataclass(frozen=True)
@@ -95,25 +95,17 @@ class Game:
     move_hint: str = ""                        # for people, "{width}"/"{height}" filled in
     move_example: str = ""                     # one move, for protocol error messages
     side_labels: tuple[str, str] = ("B", "W")  # as shown beside "Black"/"White"
-    # engines
-    rave: bool = False                         # mcts: RAVE on by default
-    mcts_solver: float = 0.0                   # mcts: default share of the exact solver (solver=)
-    mcts_solver_cells: int = 0                 # ... on boards of at most this many cells (0: all)
-    mcts_mustplay: int = 0                     # mcts: default visits for the tree knowledge
-    playout_switches: tuple[PlayoutSwitch, ...] = ()
-    # mcts priors: the game's learned move patterns (games/move_patterns.py; the kernel's
-    # ``move_weights`` reads their table) and the default weight of those priors (patterns=)
-    # and of the playouts' local answers by them (local=)
+    # what the engines can use (how each engine plays a game by default is the engine's own
+    # table: engines/mcts/defaults.py, engines/registry.py's STRONGEST)
+    playout_switches: tuple[PlayoutSwitch, ...] = ()   # the kernel's playout policies, by option
+    # the game's learned move patterns (games/move_patterns.py; the kernel's ``move_weights``
+    # reads their table): mcts's priors (patterns=) and its playouts' local answers (local=)
     move_patterns: MovePatterns | None = None
-    mcts_patterns: float = 0.0
-    mcts_local: float = 0.0
     evaluators: tuple[Evaluator, ...] = ()     # first is not the default: see default_evaluator
     default_evaluator: str = ""
     eval_aux: Callable[[int, int], np.ndarray] = lambda w, h: np.zeros((1, 1), dtype=np.int64)
-    bench_position: str = ""                   # alpha-beta bench: a few moves in
     opening_suites: dict[str, Callable[[int, int, int], tuple[tuple[int, ...], ...]]] = \
         field(default_factory=dict)
-    openspiel_game: Callable[[Board], str] | None = None   # OpenSpiel's name for the board
     # the network (boardai/nn): the board's symmetries used to augment training data, by name:
     # "mirror" (x -> W-1-x), "flip" (y -> H-1-y), "rot180" (both), and on square boards only
     # "transpose" (x <-> y), "antitranspose", "rot90", "rot270"; a move without a spot (the
@@ -254,11 +246,11 @@ class Game:
                          f"{', '.join(e.name for e in self.evaluators)}")
 
     def playout_policy(self, options: dict) -> int:
-        """The kernel's playout policy number for these ``mcts`` options (0: uniform)."""
+        """The kernel's playout policy number for these switches (``{option: on}``; a switch
+        not given, or None, is off; 0: uniform)."""
         policy = 0
         for switch in self.playout_switches:
-            value = options.get(switch.option)
-            policy |= switch.on if (switch.default if value is None else value) else switch.off
+            policy |= switch.on if options.get(switch.option) else switch.off
         return policy
 
 

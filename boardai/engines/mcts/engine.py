@@ -26,6 +26,7 @@ import numpy as np
 
 from boardai import solvers
 from boardai.engines.mcts import kernel as MK
+from boardai.engines.mcts.defaults import defaults_for
 from boardai.engines.mcts.knowledge import KNOWLEDGE_SLICE_SIMS, TreeKnowledge, play_on_when_lost
 from boardai.engines.mcts.root_solver import RootSolver, root_solver
 from boardai.engines.base import (
@@ -116,8 +117,8 @@ class MctsEngine(Engine):
         Option("c", float, None, "UCT exploration constant (default 0.35 with RAVE, 0.7 without)",
                min=0, max=MAX_C),
         Option("rave", parse_bool, None, "RAVE/AMAF statistics (default: the game's; "
-               + ", ".join(f"{g.name} {'on' if g.rave else 'off'}" for g in all_games().values())
-               + ")"),
+               + ", ".join(f"{g.name} {'on' if defaults_for(g.name).rave else 'off'}"
+                           for g in all_games().values()) + ")"),
         Option("rave_bias", float, 0.0005, "RAVE bias b: how fast AMAF gives way to real visits",
                min=0, max=1),
         Option("expand", int, 2, "visits a leaf needs before it is expanded", min=1,
@@ -128,14 +129,16 @@ class MctsEngine(Engine):
                "winning-move scan per legal move at each expansion; no measured gain yet: "
                "docs/experiments.md)"),
         # each game's playout switches (Hex: bridge, Connect Four: tactics), from its description
-        *(Option(sw.option, parse_bool, None, sw.help)
+        *(Option(sw.option, parse_bool, None, sw.help + " (default: "
+                 + ("on" if sw.option in defaults_for(g.name).playouts else "off") + ")")
           for g in all_games().values() for sw in g.playout_switches),
         Option("solver", float, None, "share of a timed move for the game's exact solver on the "
                "root, on boards it takes (1 thread: first, for this share of the time; 2+ threads: "
                "beside the search on one thread, for the whole move); a proven win is played at "
                "once; 0 off (default: the game's, "
-               + ", ".join(f"{g.name} {g.mcts_solver:g}"
-                           + (f" up to {g.mcts_solver_cells} cells" if g.mcts_solver_cells else "")
+               + ", ".join(f"{g.name} {defaults_for(g.name).solver:g}"
+                           + (f" up to {defaults_for(g.name).solver_cells} cells"
+                              if defaults_for(g.name).solver_cells else "")
                            for g in all_games().values()) + ")",
                min=0, max=0.9),
         Option("ahead", float, 0.0, "after a proven move (the solver's or its book's), go on "
@@ -146,21 +149,24 @@ class MctsEngine(Engine):
                "patterns (priors set when a node grows its children, a bonus of patterns * prior "
                "/ sqrt(visits + 1) in selection, as MoHex 2.0); 0 off (default: the game's, "
                + ", ".join(
-                   f"{g.name} {g.mcts_patterns:g}" for g in all_games().values()) + ")",
+                   f"{g.name} {defaults_for(g.name).patterns:g}"
+                   for g in all_games().values()) + ")",
                min=0, max=1e6),
         Option("local", float, None, "playouts answer the last move by the game's learned move "
                "patterns (Hex, with bridge: each empty cell of the 12 around the last move weighs "
                "local * its pattern's weight against 1 for every empty cell, as MoHex 2.0's local "
                "moves; 9x9: no gain measured, a playout ~5 times slower); 0 off (default: the "
                "game's, " + ", ".join(
-                   f"{g.name} {g.mcts_local:g}" for g in all_games().values()) + ")",
+                   f"{g.name} {defaults_for(g.name).local:g}"
+                   for g in all_games().values()) + ")",
                min=0, max=1e6),
         Option("mustplay", int, None, "H-search knowledge in the tree, where the game's solver "
                "module offers it (Hex, boards up to 128 cells): at the root before searching "
                "and at every node that reaches this many visits, the moves outside the "
                "mustplay (the cells common to the opponent's virtual semi connections) are "
                "dropped and a virtual win proves the node; 0 off (default: the game's, "
-               + ", ".join(f"{g.name} {g.mcts_mustplay}" for g in all_games().values()) + ")",
+               + ", ".join(f"{g.name} {defaults_for(g.name).mustplay}"
+                           for g in all_games().values()) + ")",
                min=0, max=10**9),
         Option("inferior", parse_bool, True, "with mustplay: fill in dead cells and captured "
                "pairs before the H-search, and drop them and capture-dominated moves from the "
@@ -245,22 +251,25 @@ class MctsEngine(Engine):
 
     def _params(self, board: Board) -> np.ndarray:
         game = game_of(board)
+        defaults = defaults_for(game.name)
         rave = self.opts.get("rave")
         if rave is None:
-            rave = game.rave
+            rave = defaults.rave
         c = self.opts.get("c")
         if c is None:
             c = 0.35 if rave else 0.7
         patterns = self.opts.get("patterns")
         if patterns is None:
-            patterns = game.mcts_patterns
+            patterns = defaults.patterns
         local = self.opts.get("local")
         if local is None:
-            local = game.mcts_local
+            local = defaults.local
+        switches = {sw.option: sw.option in defaults.playouts if self.opts.get(sw.option) is None
+                    else self.opts[sw.option] for sw in game.playout_switches}
         return np.array([c, 1.0 if rave else 0.0, float(self.opts.get("rave_bias") or 0.0),
                          float(int(self.opts.get("expand") or 2)),
                          1.0 if self.opts.get("checks", True) else 0.0,
-                         float(game.playout_policy(self.opts)),
+                         float(game.playout_policy(switches)),
                          1.0 if self._forks(board) else 0.0,
                          float(patterns) if game.move_patterns is not None else 0.0,
                          float(local) if game.move_patterns is not None else 0.0])
@@ -271,7 +280,7 @@ class MctsEngine(Engine):
         if self._analysing:
             return 0
         visits = self.opts.get("mustplay")
-        return int(game_of(board).mcts_mustplay if visits is None else visits)
+        return int(defaults_for(board.game_name).mustplay if visits is None else visits)
 
     @staticmethod
     def _pattern_table(board: Board, params: np.ndarray) -> np.ndarray:

@@ -15,7 +15,7 @@ import threading
 import time
 
 from boardai.engines.base import MoveInfo, PlayResult, Stopwatch
-from boardai.games import game_of
+from boardai.engines.mcts.defaults import defaults_for
 from boardai.games.base import Board
 from boardai.solvers.base import SolverPlayer
 
@@ -86,13 +86,13 @@ class RootSolver:
 def root_solver(player: SolverPlayer | None, board: Board, share: float | None,
                 seconds: float | None, analysing: bool) -> RootSolver | None:
     """The exact solver for this move's root, or None: off (``share`` 0; None: the game's
-    default share, on boards of at most its ``mcts_solver_cells``), no time limit (a ``sims``
-    search stays reproducible), an analysis, or a board the game's solver does not take."""
+    default share, on boards of at most its ``solver_cells``, from ``defaults.py``), no time
+    limit (a ``sims`` search stays reproducible), an analysis, or a board the game's solver does
+    not take."""
     if share is None:
-        game = game_of(board)
-        small = not game.mcts_solver_cells or \
-            board.width * board.height <= game.mcts_solver_cells
-        share = game.mcts_solver if small else 0.0
+        defaults = defaults_for(board.game_name)
+        small = not defaults.solver_cells or board.width * board.height <= defaults.solver_cells
+        share = defaults.solver if small else 0.0
     if not share or analysing:
         return None
     if player is None or not player.supports(board):

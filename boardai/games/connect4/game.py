@@ -67,12 +67,6 @@ def _check_prop(key: str, value: str, board: Connect4Board) -> str | None:
     return None
 
 
-def _openspiel_game(board: Connect4Board) -> str:
-    if (board.width, board.height) != (7, 6):
-        raise ValueError("openspiel-mcts plays Connect Four on 7x6 only")
-    return "connect_four"
-
-
 CONNECT4 = Game(
     name="connect4",
     title="Connect Four",
@@ -88,14 +82,11 @@ CONNECT4 = Game(
     move_hint="a column 1-{width}",
     move_example="4",
     side_labels=("X", "O"),
-    rave=False,
     playout_switches=(PlayoutSwitch("tactics", "Connect Four playouts take wins and block "
-                                    "threats (default: on)", on=1),),
+                                    "threats", on=1),),
     evaluators=tuple(Evaluator(name, ev, what) for name, (ev, what) in c4_eval.EVALUATORS.items()),
     default_evaluator=c4_eval.DEFAULT,
-    bench_position="4453",
     opening_suites={"c4-random-4": random_openings},
-    openspiel_game=_openspiel_game,
     nn_symmetries=("mirror",),          # left-right: gravity rules out the others
     blocked_cells=True,
     random_size=course.draw_size,

@@ -1,4 +1,4 @@
-"""Hex's description: what front-ends, records, the arena and the engines know of Hex."""
+"""Hex's description: the game's facts that front-ends, records, the arena and the engines read."""
 
 from __future__ import annotations
 
@@ -15,12 +15,6 @@ def _one_stone(width: int, height: int, seed: int) -> tuple[tuple[int, ...], ...
     return tuple((c,) for c in range(width * height))
 
 
-def _openspiel_game(board: HexBoard) -> str:
-    if board.swap_move in board.move_stack:
-        raise ValueError("openspiel-mcts does not know the swap rule")
-    return f"hex(num_cols={board.width},num_rows={board.height})"
-
-
 HEX = Game(
     name="hex",
     title="Hex",
@@ -35,22 +29,15 @@ HEX = Game(
     swap_spellings=SWAP_SPELLINGS,
     move_hint="c3, C3 or '2 3' (row col from 0)",
     move_example="c3",
-    rave=True,
-    mcts_solver=0.5,        # against MoHex on 7x7, 21.6 % -> 46.9 % (experiments)
-    mcts_solver_cells=64,   # the solver takes up to 11x11; 9x9 solver=0.5, 0.3 s: 0.51 against off
-    mcts_mustplay=500,      # against mcts without it at 0.3 s: 7x7 0.52, 9x9 0.66, 11x11 0.78;
-                            # no gain seen against MoHex (docs/experiments.md); mustplay=0: off
     playout_switches=(PlayoutSwitch("bridge", "Hex playouts answer bridge intrusions (slower per "
                                     "playout, much stronger: docs/experiments.md)", on=1),
                       PlayoutSwitch("edge", "with bridge: Hex playouts also answer intrusions "
                                     "into a second-row stone's link to its edge (9x9 at 0.3 s: "
                                     "0.71 against edge=0, docs/experiments.md)", on=2)),
     move_patterns=hex_patterns.PATTERNS,
-    mcts_patterns=0.0,      # off until measured (docs/experiments.md)
     evaluators=tuple(Evaluator(name, ev, what) for name, (ev, what) in hex_eval.EVALUATORS.items()),
     default_evaluator=hex_eval.DEFAULT,
     eval_aux=hex_eval.neighbours,
     opening_suites={"hex-1stone": _one_stone},
-    openspiel_game=_openspiel_game,
     nn_symmetries=("rot180",),          # the 180-degree turn keeps each side's edges
 )

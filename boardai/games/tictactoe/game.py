@@ -27,10 +27,8 @@ TICTACTOE = Game(
               "a digit 1-9 (row by row from the top left)",
     move_example="b2",
     side_labels=("X", "O"),
-    rave=False,
     evaluators=tuple(Evaluator(name, ev, what) for name, (ev, what) in ttt_eval.EVALUATORS.items()),
     default_evaluator=ttt_eval.DEFAULT,
-    bench_position="",
     nn_symmetries=("mirror", "flip", "rot180", "transpose", "antitranspose", "rot90",
                    "rot270"),          # the square's 8 (the last four on square boards only)
 )

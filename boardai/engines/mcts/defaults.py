@@ -1,0 +1,63 @@
+"""``mcts``'s defaults per game: the engine's own table, read by the game's name.
+
+A game's description (``games/<game>/game.py``) holds the game's facts only; how ``mcts`` plays
+it by default is tuned here, so changing a default means editing this table alone.  A game not
+listed plays with ``PLAIN``: no RAVE, no solver on the root, no tree knowledge, no priors, its
+playout switches off (uniform playouts).  Each figure's measurement is in docs/experiments.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+
+@dataclass(frozen=True)
+class MctsDefaults:
+    """The defaults of ``mcts``'s game-dependent options (each option's help says what it does).
+
+    ``rave``: RAVE on.  ``solver``: the share of a timed move for the game's exact solver on the
+    root, on boards of at most ``solver_cells`` cells (0: all).  ``mustplay``: the visits a node
+    needs for the tree knowledge (0 off).  ``patterns``, ``local``: the weights of the learned
+    move patterns' priors and of the playouts' local answers (0 off).  ``playouts``: the game's
+    playout switches (its description's ``playout_switches``) that are on; the others are off.
+    """
+
+    rave: bool = False
+    solver: float = 0.0
+    solver_cells: int = 0
+    mustplay: int = 0
+    patterns: float = 0.0
+    local: float = 0.0
+    playouts: frozenset[str] = field(default_factory=frozenset)
+
+
+PLAIN = MctsDefaults()
+
+MCTS_DEFAULTS: Mapping[str, MctsDefaults] = MappingProxyType({
+    "hex": MctsDefaults(
+        rave=True,
+        solver=0.5,         # against MoHex on 7x7, 21.6 % -> 46.9 % (experiments)
+        solver_cells=64,    # the solver takes up to 11x11; 9x9 solver=0.5, 0.3 s: 0.51 against off
+        mustplay=500,       # against mcts without it at 0.3 s: 7x7 0.52, 9x9 0.66, 11x11 0.78;
+                            # no gain seen against MoHex; mustplay=0: off
+        patterns=0.0,       # off until measured
+        local=0.0,          # 9x9: no gain measured, a playout ~5 times slower
+        playouts=frozenset({"bridge",      # much stronger, slower per playout
+                            "edge"}),      # 9x9 at 0.3 s: 0.71 against edge=0
+    ),
+    "connect4": MctsDefaults(
+        playouts=frozenset({"tactics"}),   # playouts take wins and block threats
+    ),
+    "tictactoe": PLAIN,
+})
+
+
+def defaults_for(game: str) -> MctsDefaults:
+    """``mcts``'s defaults for the game called ``game`` (its canonical name); ``PLAIN`` for a
+    game the table does not list."""
+    return MCTS_DEFAULTS.get(game, PLAIN)
+
+
+__all__ = ["MCTS_DEFAULTS", "MctsDefaults", "PLAIN", "defaults_for"]
