@@ -1,4 +1,4 @@
-"""The command-line fuzzer (boardai/fuzz_cli.py): every subcommand and option of ``boardai``
+"""The command-line fuzzer (boardai/cli/fuzz.py): every subcommand and option of ``boardai``
 with bad values, in this process.
 
 The suite runs the whole deterministic list once (about 2,000 invocations: every command, every
@@ -14,13 +14,13 @@ from __future__ import annotations
 import click
 import pytest
 
-from boardai import fuzz_cli as fc
+from boardai.cli import fuzz as fc
 from boardai.cli import main
 
 
 @pytest.fixture(scope="module")
 def box(tmp_path_factory):
-    return fc.Sandbox.create(tmp_path_factory.mktemp("cli-fuzz"))
+    return fc.Sandbox.create(tmp_path_factory.mktemp("cli-fuzz"), main)
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +87,7 @@ def test_random_pairs_are_refused_too(box, items):
     rng = random.Random(7)
     with fc.tripwires():
         for _ in range(100):
-            fc.check(fc.combined(items, rng), box)
+            fc.check(fc.combined(items, rng, box), box)
 
 
 def test_bench_fuzz_cli_reports_the_count(monkeypatch):

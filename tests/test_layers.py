@@ -143,6 +143,7 @@ ALLOWED = {
     "boardai/cli/bench.py": "bench alphabeta starts on Connect Four, where its figures were taken",
     "boardai/engines/registry.py": "the engines' own table of each game's default engine "
                                    "(STRONGEST): engine settings per game belong to the engines",
+    "boardai/cli/fuzz.py": "the command-line fuzzer's valid invocations, on a small Hex board",
 }
 
 

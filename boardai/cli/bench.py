@@ -254,8 +254,9 @@ def _fuzz_one(target: str, game: str, lines, seconds, seed, progress):
     from boardai import fuzz
 
     if target == "cli":
-        from boardai.fuzz_cli import fuzz_cli
-        return fuzz_cli(lines, seconds, seed, progress=progress)
+        from boardai.cli.fuzz import fuzz_cli
+        return fuzz_cli(click.get_current_context().find_root().command, lines, seconds, seed,
+                        progress=progress)
     if target == "gtp":
         return fuzz.fuzz_gtp(game, lines, seconds, seed, progress)
     if target == "gtp-process":
@@ -269,7 +270,7 @@ def _fuzz_one(target: str, game: str, lines, seconds, seed, progress):
 def format_fuzz(reports: list, seed: int) -> str:
     """The table of a fuzz run, then every failure kind with its first reproducers."""
     from boardai.fuzz import KINDS
-    from boardai.fuzz_cli import KINDS as CLI_KINDS
+    from boardai.cli.fuzz import KINDS as CLI_KINDS
     KINDS = {**KINDS, **CLI_KINDS}
 
     out = [f"{'target':<12} {'game':<10} {'inputs':>9} {'seconds':>8} {'per s':>8} {'failures':>9}"]
@@ -324,7 +325,7 @@ def bench_fuzz_cmd(target, game, lines, seconds, seed, process, as_json) -> None
     with bad values (nan, inf, other scripts' digits, out of range, unwritable, missing and
     corrupt paths, bad engine specs), in this process; each must be refused with one error
     line, exit 2 (1 for a corrupt file), no traceback, no hang, no file left behind
-    (boardai/fuzz_cli.py; tests/test_cli_fuzz.py).
+    (boardai/cli/fuzz.py; tests/test_cli_fuzz.py).
 
     \b
     Examples:

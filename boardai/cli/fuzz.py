@@ -89,12 +89,13 @@ class Sandbox:
     """The folder the invocations run in, with the files the baselines and values name."""
 
     root: Path
+    cli: click.Group                     # the command tree fuzzed (``boardai.cli.main``)
     corrupt: dict[str, Path] = field(default_factory=dict)
 
     @classmethod
-    def create(cls, root: Path, seed: int = 0) -> "Sandbox":
+    def create(cls, root: Path, cli: click.Group, seed: int = 0) -> "Sandbox":
         rng = random.Random(seed)
-        box = cls(root)
+        box = cls(root, cli)
         (root / "work").mkdir(parents=True, exist_ok=True)
         data = root / "data"
         data.mkdir(exist_ok=True)
@@ -256,11 +257,8 @@ def _shown(word: str) -> str:
     return repr(shown) if not shown or not shown.isprintable() or " " in shown else shown
 
 
-def commands(group: click.Group | None = None, prefix: str = "") -> dict[str, click.Command]:
-    """Every leaf command under ``group`` (default ``boardai``) by its path ("book hex")."""
-    if group is None:
-        from boardai.cli import main
-        group = main
+def commands(group: click.Group, prefix: str = "") -> dict[str, click.Command]:
+    """Every leaf command under ``group`` (``boardai.cli.main``) by its path ("book hex")."""
     out: dict[str, click.Command] = {}
     for name, command in sorted(group.commands.items()):
         path = f"{prefix}{name}"
@@ -365,10 +363,10 @@ def invocations(box: Sandbox) -> list[Invocation]:
     """The deterministic list: every command, every parameter, every bad value of it."""
     base = baselines(box)
     out = []
-    for path, command in commands().items():
+    for path, command in commands(box.cli).items():
         words = base.get(path)
         if words is None:
-            raise KeyError(f"no baseline for `boardai {path}`: add one to fuzz_cli.baselines")
+            raise KeyError(f"no baseline for `boardai {path}`: add one to boardai.cli.fuzz.baselines")
         # an option it does not have, and a word too many (or a variadic argument's bad one)
         out.append(Invocation(path, "(unknown option)", "--frobnicate",
                               (*path.split(), *words, "--frobnicate", "1"), USAGE))
@@ -424,7 +422,7 @@ def _split(command: click.Command, words: list[str]) -> tuple[list[str], list[st
     return positional, options
 
 
-def combined(items: list[Invocation], rng: random.Random) -> Invocation:
+def combined(items: list[Invocation], rng: random.Random, box: Sandbox) -> Invocation:
     """Two bad values of one command at once (both must still be refused)."""
     items = [i for i in items if not i.param.startswith("(")]
     first = rng.choice(items)
@@ -432,7 +430,7 @@ def combined(items: list[Invocation], rng: random.Random) -> Invocation:
     if not same:
         return first
     second = rng.choice(same)
-    command = commands()[first.command]
+    command = commands(box.cli)[first.command]
     params = {p.name: p for p in command.params}
     base = list(first.args[len(first.command.split()):])
     args = _with_value(command, base, params[second.param], second.value)
@@ -484,14 +482,13 @@ class Outcome:
 
 def run(inv: Invocation, box: Sandbox, seconds: float = GUARD) -> Outcome:
     """Invoke ``inv`` in this process, in the sandbox (tripwires are the caller's)."""
-    from boardai.cli import main
     runner = CliRunner()
     env = {"BOARDAI_HOME": str(box.work), "HOME": str(box.work), "MOHEX": "", "COLUMNS": "100"}
     cwd = os.getcwd()
     os.chdir(box.work)
     try:
         with guard(seconds):
-            result = runner.invoke(main, list(inv.args), input=inv.stdin, env=env,
+            result = runner.invoke(box.cli, list(inv.args), input=inv.stdin, env=env,
                                    catch_exceptions=True)
     except _Hang:
         return Outcome(None, "", _Hang())
@@ -585,9 +582,10 @@ class Report:
                                 for f in self.examples]}
 
 
-def fuzz_cli(count: int | None = None, seconds: float | None = None, seed: int = 0,
+def fuzz_cli(cli: click.Group, count: int | None = None, seconds: float | None = None, seed: int = 0,
              root: Path | None = None, progress: Callable[[int], None] | None = None) -> Report:
-    """The deterministic list, then random pairs of bad values: ``count`` invocations in all,
+    """The deterministic list of ``cli``'s invocations (``boardai.cli.main``; the caller passes
+    it, as this module is part of it), then random pairs of bad values: ``count`` in all,
     or as many as fit in ``seconds`` (default: the list once).  Runs in a temporary sandbox
     unless ``root`` is given."""
     report = Report()
@@ -595,7 +593,7 @@ def fuzz_cli(count: int | None = None, seconds: float | None = None, seed: int =
     with contextlib.ExitStack() as stack:
         if root is None:
             root = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="boardai-fuzz-")))
-        box = Sandbox.create(root, seed)
+        box = Sandbox.create(root, cli, seed)
         items = invocations(box)
         rng = random.Random(seed)
         stack.enter_context(tripwires())
@@ -603,7 +601,7 @@ def fuzz_cli(count: int | None = None, seconds: float | None = None, seed: int =
         i = 0
         while (total is None or i < total) and (
                 seconds is None or time.perf_counter() - started < seconds):
-            inv = items[i] if i < len(items) else combined(items, rng)
+            inv = items[i] if i < len(items) else combined(items, rng, box)
             i += 1
             report.done += 1
             report.commands.add(inv.command)
