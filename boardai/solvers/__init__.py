@@ -9,8 +9,8 @@ cells), the opening book and the line-by-line ``solve connect4`` logic.
 engine, ``mcts:solver=S`` and ``mcts:mustplay=N`` call), or None when the game has no solver; it
 is the one place here that maps game names to solver folders.  Each such module has a ``Player``
 class, a ``SolverPlayer`` (``base.py``) built with the engine's options (``book``, ``tt_bits``):
-``supports(board)`` says whether the solver takes the board and ``move(board, budget,
-every_move)`` answers an ``Answer`` (``answer.py``: the move, exact scores, value) or None when
+``Player.supports(board)`` says whether the solver takes the board and
+``Player.move(board, budget, every_move)`` answers an ``Answer`` (``answer.py``: the move, exact scores, value) or None when
 the search does not finish within ``budget`` seconds; ``load``, ``known_outcomes``, ``think``,
 ``knowledge`` and ``filled`` have defaults meaning "not offered" (Connect Four keeps them, Hex
 answers them all), so the engines call every method directly.
