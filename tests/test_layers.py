@@ -144,6 +144,11 @@ ALLOWED = {
     "boardai/engines/registry.py": "the engines' own table of each game's default engine "
                                    "(STRONGEST): engine settings per game belong to the engines",
     "boardai/cli/fuzz.py": "the command-line fuzzer's valid invocations, on a small Hex board",
+    "boardai/engines/mcts/defaults.py": "mcts's own table of its defaults per game "
+                                        "(MCTS_DEFAULTS), not the game descriptions'",
+    "boardai/engines/openspiel_engine.py": "openspiel-mcts's own table of OpenSpiel's name "
+                                           "for each game it plays (OPENSPIEL_GAMES)",
+    "boardai/bench.py": "the bench's own start positions per game (BENCH_POSITIONS)",
 }
 
 
