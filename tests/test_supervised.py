@@ -149,6 +149,9 @@ def test_the_sample_of_real_teacher_games_trains_and_reports(tmp_path):
                   "--holdout", 0.3, "-q")
     assert result.exit_code == 0, result.output
     assert "top-1" in result.output and "value MSE" in result.output
+    assert "baseline, the shipped move patterns" in result.output
+    base = sv.baseline(out)
+    assert base["positions"] > 0 and 0 < base["top1"] <= base["top5"] <= 1
     report = CliRunner().invoke(train_cli, ["report", str(out)])
     assert report.exit_code == 0, report.output
     assert (out / "report" / "curves.png").stat().st_size > 1000

@@ -227,6 +227,11 @@ def report_cmd(directory, out, as_json) -> None:
         if not console.is_terminal:
             console = Console(width=140)
         console.print(sv.table(directory))
+        base = sv.baseline(directory)
+        if base:
+            click.echo(f"baseline, the shipped move patterns on the same held-out positions: "
+                       f"top-1 {100 * base['top1']:.1f} % (searched positions "
+                       f"{100 * base['top1_searched']:.1f} %), top-5 {100 * base['top5']:.1f} %")
         for p in paths:
             click.echo(f"plot: {p}")
         return
@@ -474,6 +479,10 @@ def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, value_m
                    f"held out ({m['held_games']} games, {m['held_positions']} positions): "
                    f"top-1 {100 * m['top1']:.1f} %, top-5 {100 * m['top5']:.1f} %, "
                    f"value MSE {m['value_mse']:.3f} ({m['seconds']:.0f} s)")
+    base = sv.baseline(directory)
+    if base:
+        click.echo(f"baseline, the shipped move patterns on the same held-out positions: top-1 "
+                   f"{100 * base['top1']:.1f} %, top-5 {100 * base['top5']:.1f} %")
     click.echo(f"network: {Path(directory) / sv.NETWORK}")
 
 

@@ -11,8 +11,11 @@ move prediction and game value learnt from a stronger player's recorded games
 - **Augmentation.** Each training example is shown under a random symmetry of the game (Hex:
   the 180-degree turn).
 - **Measures** per epoch: the training losses, and on the held-out positions the policy's top-1
-  and top-5 agreement with the teacher's move (legal moves only), the policy cross-entropy, and
-  the value's squared error against the result.
+  and top-5 agreement with the teacher's move (legal moves only; top-1 also on the positions
+  the teacher searched, the rest being moves it played by proof), the policy cross-entropy, and
+  the value's squared error against the result.  The baseline, the same agreement of the
+  shipped move-pattern table (``mcts``'s priors), is measured once a session on the same
+  held-out positions and kept in ``supervised.json``.
 - **Files** in the run's folder: ``supervised.json`` (settings and data), ``checkpoint.pt``
   (weights, optimiser, epochs done, random states; written atomically after every epoch, so a
   stopped run resumes at the epoch it was in), ``metrics.jsonl`` (one line an epoch),
@@ -71,6 +74,7 @@ class Data:
     held: dict
     games: tuple[int, int]                  # (training games, held-out games)
     notes: list[str] = field(default_factory=list)
+    held_games: list[dict] = field(default_factory=list)
 
 
 # --- data ----------------------------------------------------------------------------------
@@ -125,7 +129,34 @@ def load_data(paths, settings: Settings, size: int | None = None) -> Data:
         if bad.any():
             raise SupervisedError("a recorded teacher move is illegal in its position: the "
                                   "data is corrupt")
-    return Data(size, train, held, (len(train_games), len(held_games)), notes)
+    return Data(size, train, held, (len(train_games), len(held_games)), notes, held_games)
+
+
+def pattern_agreement(games: list[dict], size: int) -> dict:
+    """The baseline of the held-out games: how often the teacher's move has the top weight
+    (top-1) or one of the five top weights (top-5) of the shipped Hex move-pattern table, the
+    priors ``mcts`` plays with (a tie of t cells counts its share)."""
+    from boardai.games.game import get_game
+    from boardai.train.teacher import positions
+    patterns = get_game("hex").move_patterns
+    table = patterns.table()
+    hits = np.zeros(3)
+    count = searched = 0
+    for game in games:
+        for board, entry, _ in positions(game, size):
+            chosen = board.parse_move(entry["m"])
+            legal = [c for c in board.legal_moves if c < size * size]
+            weights = np.array([table[patterns.number(board.state, int(c))] for c in legal])
+            mine = weights[legal.index(chosen)]
+            above, tied = np.count_nonzero(weights > mine), np.count_nonzero(weights == mine)
+            for j, k in enumerate((1, 5)):
+                hits[j] += min(1.0, max(0.0, (k - above) / tied))
+            if entry.get("c"):
+                searched += 1
+                hits[2] += min(1.0, max(0.0, (1 - above) / tied))
+            count += 1
+    return {"positions": count, "top1": hits[0] / max(count, 1),
+            "top5": hits[1] / max(count, 1), "top1_searched": hits[2] / max(searched, 1)}
 
 
 def legal_mask(planes: np.ndarray, actions: int) -> np.ndarray:
@@ -178,9 +209,12 @@ def open_run(directory, data_paths, settings: Settings) -> tuple[Settings, int |
 def write_config(directory: Path, data_paths, settings: Settings, data: Data) -> None:
     from boardai._files import write_atomic
     directory.mkdir(parents=True, exist_ok=True)
+    baseline = {k: v if isinstance(v, int) else round(float(v), 5) for k, v in
+                pattern_agreement(data.held_games, data.size).items()}
     write_atomic(directory / CONFIG, json.dumps(
         {"game": "hex", "size": data.size, "data": [str(p) for p in data_paths],
-         "settings": asdict(settings)}, indent=1).encode())
+         "settings": asdict(settings), "games": list(data.games),
+         "patterns_baseline": baseline}, indent=1).encode())
 
 
 def read_metrics(directory) -> list[dict]:
@@ -196,6 +230,15 @@ def read_metrics(directory) -> list[dict]:
         if isinstance(rec, dict) and isinstance(rec.get("epoch"), int):
             out[rec["epoch"]] = rec
     return [out[k] for k in sorted(out)]
+
+
+def baseline(directory) -> dict:
+    """The pattern table's held-out figures a run's folder keeps (empty if none)."""
+    try:
+        config = json.loads((Path(directory) / CONFIG).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return config.get("patterns_baseline") or {}
 
 
 def is_run(directory) -> bool:
@@ -322,13 +365,15 @@ def _losses(net, planes, policy, mask, target):
 
 
 def evaluate(net, held: dict, batch: int = 512) -> dict:
-    """Held-out figures: top-1 and top-5 agreement with the teacher's move, policy
-    cross-entropy against its visits, the value's squared error against the result."""
+    """Held-out figures: top-1 and top-5 agreement with the teacher's move (and top-1 on the
+    positions the teacher searched, those with its visits), policy cross-entropy against its
+    visits, the value's squared error against the result."""
     import torch
     net.eval()
     n = len(held["move"])
-    top1 = top5 = 0
+    top1 = top5 = top1_searched = 0
     ce = se = 0.0
+    searched = ~np.isnan(held["value"])       # positions where the teacher gave its visits
     with torch.no_grad():
         for s in range(0, n, batch):
             sl = slice(s, s + batch)
@@ -338,12 +383,14 @@ def evaluate(net, held: dict, batch: int = 512) -> dict:
             move = torch.from_numpy(held["move"][sl])
             best = logits.topk(min(5, logits.shape[1]), dim=1).indices
             top1 += int((best[:, 0] == move).sum())
+            top1_searched += int(((best[:, 0] == move) & torch.from_numpy(searched[sl])).sum())
             top5 += int((best == move[:, None]).any(dim=1).sum())
             logp = torch.where(mask, torch.log_softmax(logits, dim=1), torch.zeros_like(logits))
             ce += float(-(torch.from_numpy(held["policy"][sl]) * logp).sum())
             se += float(((v - torch.from_numpy(held["result"][sl])) ** 2).sum())
     return {"top1": top1 / n, "top5": top5 / n, "held_policy_loss": ce / n,
-            "value_mse": se / n}
+            "value_mse": se / n,
+            "top1_searched": top1_searched / max(int(searched.sum()), 1)}
 
 
 # --- the report ----------------------------------------------------------------------------
@@ -369,6 +416,15 @@ def plot(directory, out: Path) -> list[Path]:
     a.legend(fontsize=8)
     b.plot(ep, [100 * m["top1"] for m in metrics], marker="o", label="top-1")
     b.plot(ep, [100 * m["top5"] for m in metrics], marker="o", label="top-5")
+    if all("top1_searched" in m for m in metrics):
+        b.plot(ep, [100 * m["top1_searched"] for m in metrics], marker=".",
+               label="top-1, searched positions")
+    base = config.get("patterns_baseline") or {}
+    for key, name in (("top1", "top-1"), ("top5", "top-5")):
+        if key in base:
+            b.axhline(100 * base[key], color="grey", ls="--", lw=0.8)
+            b.text(ep[0] if ep else 1, 100 * base[key] + 1, f"patterns {name}", fontsize=7,
+                   color="grey")
     b.set_xlabel("epoch")
     b.set_ylabel("% of held-out positions")
     b.set_ylim(0, 100)
@@ -387,12 +443,13 @@ def table(directory):
     from rich.table import Table
     metrics = read_metrics(directory)
     t = Table(title=f"{directory}: {len(metrics)} epoch(s), supervised")
-    for col in ("epoch", "positions", "policy loss", "value loss", "held top-1", "held top-5",
-                "held policy loss", "held value MSE", "seconds"):
+    for col in ("epoch", "positions", "policy loss", "value loss", "held top-1",
+                "top-1 searched", "held top-5", "held policy loss", "held value MSE", "seconds"):
         t.add_column(col, justify="right")
     for m in metrics:
         t.add_row(str(m["epoch"]), str(m["train_positions"]), f"{m['policy_loss']:.3f}",
                   f"{m['value_loss']:.3f}", f"{100 * m['top1']:.1f} %",
+                  f"{100 * m.get('top1_searched', float('nan')):.1f} %",
                   f"{100 * m['top5']:.1f} %", f"{m['held_policy_loss']:.3f}",
                   f"{m['value_mse']:.3f}", f"{m['seconds']:.0f}")
     return t
