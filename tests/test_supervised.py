@@ -58,6 +58,8 @@ def test_a_tiny_run_learns_the_planted_move_and_its_network_plays(tmp_path):
     from boardai.nn.model import load
     net = load(tmp_path / "run" / sv.NETWORK)
     assert net.about["held_out"]["epoch"] == 12
+    best = load(tmp_path / "run" / sv.BEST).about["held_out"]
+    assert best["held_policy_loss"] == min(m["held_policy_loss"] for m in metrics)
     board = HexBoard.from_moves(["a1", "e5"], SIZE)
     priors, _ = net.policy_value([board.state])
     assert board.move_name(int(np.argmax(priors[0]))) == PLANTED

@@ -450,7 +450,8 @@ def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, value_m
 
     \b
     Each epoch is checkpointed in DIR: the same command resumes, a larger --epochs goes on.
-    DIR/network.npz is the latest network, for nn:model=DIR/network.npz.
+    DIR/network.npz is the latest network, for nn:model=DIR/network.npz; DIR/best.npz the
+    one of the epoch with the lowest held-out policy loss.
 
     \b
     Examples:
@@ -483,7 +484,8 @@ def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, value_m
     if base:
         click.echo(f"baseline, the shipped move patterns on the same held-out positions: top-1 "
                    f"{100 * base['top1']:.1f} %, top-5 {100 * base['top5']:.1f} %")
-    click.echo(f"network: {Path(directory) / sv.NETWORK}")
+    click.echo(f"network: {Path(directory) / sv.NETWORK}; the epoch with the lowest held-out "
+               f"policy loss: {Path(directory) / sv.BEST}")
 
 
 class _EpochProgress:

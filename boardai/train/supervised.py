@@ -20,7 +20,9 @@ move prediction and game value learnt from a stronger player's recorded games
   (weights, optimiser, epochs done, random states; written atomically after every epoch, so a
   stopped run resumes at the epoch it was in), ``metrics.jsonl`` (one line an epoch),
   ``network.npz`` (the latest epoch's network as ``boardai.nn.model`` reads it: ``nn:model=``),
-  and ``report/`` (``boardai train report DIR``).
+  ``best.npz`` (the network of the epoch with the lowest held-out policy cross-entropy so far:
+  on little data the network soon learns the training games by heart), and ``report/``
+  (``boardai train report DIR``).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ CONFIG = "supervised.json"
 CHECKPOINT = "checkpoint.pt"
 METRICS = "metrics.jsonl"
 NETWORK = "network.npz"
+BEST = "best.npz"
 
 
 class SupervisedError(ValueError):
@@ -329,11 +332,15 @@ def train(directory, data_paths, settings: Settings, epochs: int, threads: int =
         torch.save({"model": net.state_dict(), "optimizer": opt.state_dict(),
                     "epoch": epoch + 1, "rng": rng.bit_generator.state,
                     "torch_rng": torch.get_rng_state()}, buf_ck)
+        earlier = [m["held_policy_loss"] for m in read_metrics(directory)
+                   if m["epoch"] <= epoch]
         try:
             write_atomic(directory / NETWORK, buf.getvalue())
-            write_atomic(ckpt, buf_ck.getvalue())
+            if not earlier or record["held_policy_loss"] < min(earlier):
+                write_atomic(directory / BEST, buf.getvalue())
             with open(directory / METRICS, "a", encoding="utf-8") as f:
-                f.write(json.dumps(record) + "\n")
+                f.write(json.dumps(record) + "\n")     # a rerun epoch's line replaces it
+            write_atomic(ckpt, buf_ck.getvalue())
         except OSError as exc:
             raise SupervisedError(f"cannot write {directory}: {exc.strerror or exc}") from None
     return read_metrics(directory)
