@@ -38,6 +38,7 @@ deterministic subset and checks each baseline is accepted.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import re
@@ -111,6 +112,7 @@ class Sandbox:
         with Store(data / "store.sqlite"):
             pass
         (data / "run").mkdir(exist_ok=True)
+        _teacher_file(data / "teacher.jsonl")
         return box
 
     @property
@@ -135,6 +137,17 @@ class Sandbox:
                     st = os.lstat(path)
                     out[path] = (st.st_size, st.st_mtime)
         return out
+
+
+def _teacher_file(path: Path) -> None:
+    """A small teacher data file (``boardai train teacher``'s format): 5x5, twenty games of
+    one teacher move each after a stone of Black's."""
+    lines = [{"format": "boardai-teacher", "version": 1, "game": "hex", "size": 5, "seed": 1}]
+    for i in range(20):
+        first = "abde"[i % 4] + str(1 + i // 4)
+        lines.append({"i": i, "moves": [first, "c3"], "opening": 1, "teacher": [{"m": "c3"}],
+                      "winner": "b", "end": "connection"})
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
 
 
 def baselines(box: Sandbox) -> dict[str, list[str]]:
@@ -170,6 +183,8 @@ def baselines(box: Sandbox) -> dict[str, list[str]]:
         "train report": [str(d / "run"), "--out", str(w / "report")],
         "train patterns": [str(d / "store.sqlite"), "--out", str(w / "p.npz")],
         "train teacher": ["--out", str(w / "games.jsonl"), "--teacher", "gtp:true"],
+        "train supervised": [str(d / "teacher.jsonl"), "--out", str(w / "sup"), "--holdout",
+                             "0.5"],
         "warmup": [],
     }
 
@@ -193,6 +208,7 @@ TRIPWIRES = [
     ("boardai.arena.compete", "run_compete"),
     ("boardai.train.run", "TrainRun.run"), ("boardai.train.patterns", "learn"),
     ("boardai.train.teacher", "_local_games"), ("boardai.train.teacher", "_ray_games"),
+    ("boardai.train.supervised", "_fit"),
     ("boardai.warmup", "warm_defaults"),
 ]
 

@@ -255,12 +255,6 @@ def train(directory, data_paths, settings: Settings, epochs: int, threads: int =
     """Train until the run has ``epochs`` epochs (resuming from its checkpoint), export its
     network after each; the metrics of every epoch of the run.  ``progress(epoch, epochs,
     batches done, batches)``."""
-    import torch
-
-    from boardai._files import write_atomic
-    from boardai.nn.model import Config
-    from boardai.train.torch_net import TorchNet
-
     directory = Path(directory)
     settings, size = open_run(directory, data_paths, settings)
     data = load_data(data_paths, settings, size)
@@ -270,6 +264,17 @@ def train(directory, data_paths, settings: Settings, epochs: int, threads: int =
         write_config(directory, data_paths, settings, data)
     except OSError as exc:
         raise SupervisedError(f"cannot write {directory}: {exc.strerror or exc}") from None
+    return _fit(directory, data_paths, data, settings, epochs, threads, progress)
+
+
+def _fit(directory: Path, data_paths, data: Data, settings: Settings, epochs: int,
+         threads: int, progress) -> list[dict]:
+    """The epochs of ``train`` once its data is read and its folder checked."""
+    import torch
+
+    from boardai._files import write_atomic
+    from boardai.nn.model import Config
+    from boardai.train.torch_net import TorchNet
 
     torch.set_num_threads(max(1, threads))
     torch.manual_seed(settings.seed)
