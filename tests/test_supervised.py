@@ -98,6 +98,14 @@ def test_a_stopped_run_resumes_from_its_last_epoch(tmp_path):
 
     with pytest.raises(sv.SupervisedError, match="channels"):
         sv.train(out, [data], sv.Settings(**{**TINY, "channels": 16}), epochs=5)
+    seven = planted_file(tmp_path / "seven.jsonl", games=24, size=7)
+    with pytest.raises(sv.SupervisedError, match="not 5x5"):
+        sv.train(out, [seven], settings, epochs=5)
+    (out / sv.CHECKPOINT).write_bytes(b"PK\x03\x04 not a checkpoint")
+    result = _cli(data, "--out", out, "--epochs", 5, "--blocks", 1, "--channels", 8,
+                  "--batch", 32, "--lr", 0.01, "--holdout", 0.25, "--seed", 3, "-q")
+    assert result.exit_code == 1 and "cannot be read" in result.output, result.output
+    assert len(result.output.strip().splitlines()) == 1
 
 
 def _cli(*args):
@@ -157,6 +165,11 @@ def test_the_sample_of_real_teacher_games_trains_and_reports(tmp_path):
     report = CliRunner().invoke(train_cli, ["report", str(out)])
     assert report.exit_code == 0, report.output
     assert (out / "report" / "curves.png").stat().st_size > 1000
+    from boardai.games.hex.board import HexBoard
+    from boardai.nn.model import load
+    board = HexBoard.from_moves(["e5"], 9)
+    priors, values = load(out / sv.NETWORK).policy_value([board.state])
+    assert priors.shape == (1, 82) and priors[0, 40] == 0 and abs(priors.sum() - 1) < 1e-5
     data = sv.load_data([SAMPLE], sv.Settings(holdout=0.3))
     # the 180-degree turn of a position's planes and its policy still agree on legal moves
     from boardai.games.game import get_game
