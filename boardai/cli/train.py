@@ -448,7 +448,6 @@ def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, value_m
     none), the value the game's result for the side to move.  Games are held out by a seeded
     hash (--holdout) and measured every epoch: top-1 and top-5 move agreement, value MSE.
 
-    \b
     Each epoch is checkpointed in DIR: the same command resumes, a larger --epochs goes on.
     DIR/network.npz is the latest network, for nn:model=DIR/network.npz; DIR/best.npz the
     one of the epoch with the lowest held-out policy loss.
