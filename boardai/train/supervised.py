@@ -285,7 +285,7 @@ def _fit(directory: Path, data_paths, data: Data, settings: Settings, epochs: in
     ckpt = directory / CHECKPOINT
     if ckpt.exists():
         try:
-            state = torch.load(ckpt, map_location="cpu", weights_only=False)
+            state = torch.load(ckpt, map_location="cpu", weights_only=True)
             net.load_state_dict(state["model"])
             opt.load_state_dict(state["optimizer"])
             done = int(state["epoch"])
