@@ -196,7 +196,7 @@ def test_a_crash_loses_only_its_game(tmp_path):
 
 
 @pytest.mark.parametrize("args, code, words", [
-    (["--size", "2"], 2, "3<=x<=19"),
+    (["--size", "2"], 2, "range 3..19"),
     (["--size", "nine"], 2, "--size"),
     (["--teacher", "gtp:/no/such/mohex"], 2, "not an executable file"),
     (["--mohex", "/no/such/mohex"], 2, "not an executable file"),

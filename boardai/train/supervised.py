@@ -38,7 +38,7 @@ from typing import Callable
 
 import numpy as np
 
-from boardai.train.teacher import TeacherError, read_games, training_arrays
+from boardai.train.teacher import TEACHER_GAME, TeacherError, read_games, training_arrays
 
 CONFIG = "supervised.json"
 CHECKPOINT = "checkpoint.pt"
@@ -101,7 +101,7 @@ def load_data(paths, settings: Settings, size: int | None = None) -> Data:
             raise SupervisedError(str(exc)) from None
         if header is None:
             raise SupervisedError(f"{path} is empty: not a teacher data file")
-        if header.get("game") != "hex" or not isinstance(header.get("size"), int):
+        if header.get("game") != TEACHER_GAME or not isinstance(header.get("size"), int):
             raise SupervisedError(f"{path}: a teacher file of Hex with a board size is needed")
         n = header["size"]
         if size is None:
@@ -141,7 +141,7 @@ def pattern_agreement(games: list[dict], size: int) -> dict:
     priors ``mcts`` plays with (a tie of t cells counts its share)."""
     from boardai.games.game import get_game
     from boardai.train.teacher import positions
-    patterns = get_game("hex").move_patterns
+    patterns = get_game(TEACHER_GAME).move_patterns
     table = patterns.table()
     hits = np.zeros(3)
     count = searched = 0
@@ -215,7 +215,7 @@ def write_config(directory: Path, data_paths, settings: Settings, data: Data) ->
     baseline = {k: v if isinstance(v, int) else round(float(v), 5) for k, v in
                 pattern_agreement(data.held_games, data.size).items()}
     write_atomic(directory / CONFIG, json.dumps(
-        {"game": "hex", "size": data.size, "data": [str(p) for p in data_paths],
+        {"game": TEACHER_GAME, "size": data.size, "data": [str(p) for p in data_paths],
          "settings": asdict(settings), "games": list(data.games),
          "patterns_baseline": baseline}, indent=1).encode())
 
@@ -278,7 +278,7 @@ def _fit(directory: Path, data_paths, data: Data, settings: Settings, epochs: in
 
     torch.set_num_threads(max(1, threads))
     torch.manual_seed(settings.seed)
-    net = TorchNet(Config("hex", channels=settings.channels, blocks=settings.blocks))
+    net = TorchNet(Config(TEACHER_GAME, channels=settings.channels, blocks=settings.blocks))
     opt = torch.optim.AdamW(net.parameters(), lr=settings.lr, weight_decay=settings.weight_decay)
     rng = np.random.default_rng(settings.seed)
     done = 0
@@ -297,7 +297,7 @@ def _fit(directory: Path, data_paths, data: Data, settings: Settings, epochs: in
     for group in opt.param_groups:          # a resumed run takes this session's rate
         group["lr"] = settings.lr
     from boardai.games.game import get_game
-    game = get_game("hex")
+    game = get_game(TEACHER_GAME)
 
     train_arrays, held = data.train, data.held
     n = len(train_arrays["move"])

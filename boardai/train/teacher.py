@@ -44,6 +44,10 @@ from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
+from boardai.games.hex.game import HEX
+
+TEACHER_GAME = HEX.name        # the teacher programs (MoHex) play Hex only
+
 FORMAT = "boardai-teacher"
 VERSION = 1
 MIN_SIZE, MAX_SIZE = 5, 19
@@ -67,7 +71,7 @@ class Settings:
     sample_plies: int = 2
 
     def header(self) -> dict:
-        return {"format": FORMAT, "version": VERSION, "game": "hex", "size": self.size,
+        return {"format": FORMAT, "version": VERSION, "game": TEACHER_GAME, "size": self.size,
                 "seed": self.seed, "teacher": self.teacher, "time": self.time,
                 "random_stones": self.random_stones, "sample_plies": self.sample_plies}
 
