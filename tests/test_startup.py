@@ -156,6 +156,9 @@ def test_warmup_compiles_and_then_says_ready(game):
 ])
 def test_a_missing_extra_is_named_in_one_line(args, missing, extra, monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, missing, None)      # import fails as if not installed
+    for name in list(sys.modules):     # as in a fresh process: nothing that needs it is loaded
+        if name.startswith((missing + ".", "boardai.ui.tui", "boardai.ui.web")):
+            monkeypatch.delitem(sys.modules, name)
     args = [str(tmp_path / "x") if a in ("RUNDIR", "STORE") else a for a in args]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 1, result.output
