@@ -227,8 +227,10 @@ def main(argv=None) -> int:
         ap.error("give the engine spec to measure (e.g. mcts:time=1), or --speed")
     if args.rounds < 1:
         ap.error("--rounds must be at least 1")
-    if not 0 < args.move_time <= 60 or not 1 <= args.ref_ms < 1000 * args.move_time:
-        ap.error("--move-time must be in (0, 60] and --ref-ms from 1 to below the move time")
+    if not 0 < args.move_time <= 60:
+        ap.error("--move-time must be in (0, 60]")
+    if args.opponent == "cxx" and not 1 <= args.ref_ms < 1000 * args.move_time:
+        ap.error("--ref-ms must be from 1 to below the move time (in ms)")
     if args.opponent == "cxx":
         opponent = strategy_spec(build_reference(args.ref_ms, args.build_dir))
     else:
