@@ -144,29 +144,45 @@ def _check_specs(specs) -> None:
             raise click.UsageError(f"--eval-opponent {spec}: {exc}") from None
 
 
-class _Progress:
-    """One rich progress bar whose description follows the run's phases."""
+class _Bar:
+    """A rich progress bar on stderr (none when disabled), with notes printed above it; the
+    subclasses choose its columns and what a call updates."""
 
-    def __init__(self, enabled: bool):
-        self.enabled = enabled
+    first_description = ""
+
+    def __init__(self, enabled: bool, total: int = 1):
+        self.enabled, self.total = enabled, total
         self.progress = None
+
+    def columns(self, rich_progress) -> tuple:
+        return (rich_progress.TextColumn("[bold]{task.description}"), rich_progress.BarColumn(),
+                rich_progress.MofNCompleteColumn(), rich_progress.TimeElapsedColumn())
 
     def __enter__(self):
         if self.enabled:
+            import rich.progress as rich_progress
             from rich.console import Console
-            from rich.progress import (
-                BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-            )
-            self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                                     MofNCompleteColumn(), TimeElapsedColumn(),
-                                     console=Console(stderr=True))
-            self.task = self.progress.add_task("starting", total=1)
+            self.progress = rich_progress.Progress(*self.columns(rich_progress),
+                                                   console=Console(stderr=True))
+            self.task = self.progress.add_task(self.first_description, total=self.total)
             self.progress.start()
         return self
 
     def __exit__(self, *exc):
         if self.progress is not None:
             self.progress.stop()
+
+    def note(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress.console.print(text, markup=False, highlight=False)
+        else:
+            click.echo(text, err=True)
+
+
+class _Progress(_Bar):
+    """One rich progress bar whose description follows the run's phases."""
+
+    first_description = "starting"
 
     def __call__(self, phase: str, done: int, total: int) -> None:
         if self.progress is not None:
@@ -487,34 +503,10 @@ def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, value_m
                f"policy loss: {Path(directory) / sv.BEST}")
 
 
-class _EpochProgress:
+class _EpochProgress(_Bar):
     """A rich progress bar of one epoch's batches; notes go above it (or to stderr)."""
 
-    def __init__(self, enabled: bool):
-        self.enabled = enabled
-        self.progress = None
-
-    def __enter__(self):
-        if self.enabled:
-            from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeElapsedColumn)
-            self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                                     MofNCompleteColumn(), TimeElapsedColumn(),
-                                     console=Console(stderr=True))
-            self.task = self.progress.add_task("loading", total=1)
-            self.progress.start()
-        return self
-
-    def __exit__(self, *exc):
-        if self.progress is not None:
-            self.progress.stop()
-
-    def note(self, text: str) -> None:
-        if self.progress is not None:
-            self.progress.console.print(text, markup=False, highlight=False)
-        else:
-            click.echo(text, err=True)
+    first_description = "loading"
 
     def __call__(self, epoch: int, epochs: int, done: int, total: int) -> None:
         if self.progress is not None:
@@ -522,40 +514,25 @@ class _EpochProgress:
                                  completed=done, total=total)
 
 
-class _TeacherProgress:
+class _TeacherProgress(_Bar):
     """A rich progress bar of games, with positions and games an hour; notes go above it.
     Without the bar (-q), a log line every ten games."""
 
     def __init__(self, enabled: bool, total: int):
-        self.enabled, self.total = enabled, total
-        self.progress = None
+        super().__init__(enabled, total)
         self.started = None
         self.every = 10                 # games between log lines without a progress bar
         self.first_positions = None     # positions the file held at the start
 
+    def columns(self, rich_progress) -> tuple:
+        return (rich_progress.TextColumn("games"), rich_progress.BarColumn(),
+                rich_progress.MofNCompleteColumn(), rich_progress.TextColumn("{task.description}"),
+                rich_progress.TimeElapsedColumn())
+
     def __enter__(self):
         import time
         self.started = time.perf_counter()
-        if self.enabled:
-            from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeElapsedColumn)
-            self.progress = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
-                                     TextColumn("{task.description}"), TimeElapsedColumn(),
-                                     console=Console(stderr=True))
-            self.task = self.progress.add_task("", total=self.total)
-            self.progress.start()
-        return self
-
-    def __exit__(self, *exc):
-        if self.progress is not None:
-            self.progress.stop()
-
-    def note(self, text: str) -> None:
-        if self.progress is not None:
-            self.progress.console.print(text, markup=False, highlight=False)
-        else:
-            click.echo(text, err=True)
+        return super().__enter__()
 
     def __call__(self, done: int, positions: int, played: int) -> None:
         import time
