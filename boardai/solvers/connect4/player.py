@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from boardai.solvers.answer import Answer
 from boardai.solvers.base import SolverPlayer
-from boardai.solvers.connect4.lines import LineSolver
+from boardai.solvers.connect4.lines import EARLY_TT_BITS, LineSolver
 
 # 2**24 entries (128 MB): off the book's lines, early positions solve 2-4x faster than with the
 # 2**20 that suits 'boardai solve' on test sets (4444: 35 s against 149 s; docs/experiments.md)
@@ -24,12 +24,21 @@ def _sign(x: int) -> int:
 
 class Player(SolverPlayer):
     """Keeps one solver (and its table) per board size between moves; answers the
-    ``SolverPlayer`` methods with their defaults beyond ``supports`` and ``move``."""
+    ``SolverPlayer`` methods with their defaults beyond ``supports``, ``load`` and ``move``."""
 
     def __init__(self, book: bool = True, tt_bits: int | None = None):
         self.use_book = book
-        self.tt_bits = int(tt_bits or ENGINE_TT_BITS)
+        self.tt_bits = None if tt_bits is None else int(tt_bits)
         self._lines: LineSolver | None = None
+        self._loaded = False
+
+    def table_bits(self, board) -> int:
+        """The table's size (log2 of its entries): ``tt_bits`` where given, else ENGINE_TT_BITS,
+        at most 2**cells entries on small boards (a 4x4 board needs no 128 MB table,
+        and touching one for the first time costs a second on a loaded machine)."""
+        if self.tt_bits is not None:
+            return self.tt_bits
+        return min(ENGINE_TT_BITS, max(16, board.width * board.height))
 
     @staticmethod
     def supports(board) -> bool:
@@ -38,9 +47,24 @@ class Player(SolverPlayer):
 
     def _solver(self, board) -> LineSolver:
         if self._lines is None or (self._lines.width, self._lines.height) != (board.width, board.height):
+            bits = self.table_bits(board)
             self._lines = LineSolver(board.width, board.height, use_book=self.use_book,
-                                     tt_bits=self.tt_bits)
+                                     tt_bits=bits,
+                                     early_tt_bits=EARLY_TT_BITS if self.tt_bits else bits)
+            self._loaded = False
         return self._lines
+
+    def load(self, board) -> None:
+        """Make the solver for ``board``'s size (its table, the book) and load its compiled
+        search with a few milliseconds of work on ``board`` (kept in the table), so that the
+        first answer under a clock spends its seconds searching, not loading code."""
+        lines = self._solver(board)
+        if self._loaded or board.is_game_over():
+            return
+        solver = lines.solver_for(board)
+        solver.tt.fill(0)           # the table's pages are touched here, not under the clock
+        solver.analyze(board, False, seconds=0.01)
+        self._loaded = True
 
     def move(self, board, budget: float | None, every_move: bool) -> Answer | None:
         """Every column's exact score (``every_move``), or for a move only a best one; None when
