@@ -177,3 +177,26 @@ def test_the_sample_of_real_teacher_games_trains_and_reports(tmp_path):
                                          np.random.default_rng(0), get_game("hex"), data.size)
     assert np.all(policy[~mask] == 0)
     assert np.allclose(policy.sum(axis=1), 1.0)
+
+
+def test_the_frame_the_target_and_the_schedule_are_settings_of_the_run(tmp_path):
+    from boardai.nn.model import load
+    data = planted_file(tmp_path / "planted.jsonl")
+    board_frame = sv.Settings(**{**TINY, "transpose_white": False, "policy_target": "move",
+                                 "schedule": "cosine", "lr": 0.02})
+    metrics = sv.train(tmp_path / "plain", [data], board_frame, epochs=10)
+    assert metrics[-1]["top1"] >= 0.6, metrics         # chance: 1 in 19..24
+    assert not load(tmp_path / "plain" / sv.NETWORK).config.transpose_white
+    assert sv.learning_rate(board_frame, 9, 10) < 0.05 * board_frame.lr
+    assert sv.learning_rate(sv.Settings(**TINY), 9, 10) == TINY["lr"]
+    # the mover's frame is fixed for a run: resuming with the other frame is refused
+    with pytest.raises(sv.SupervisedError, match="transpose_white"):
+        sv.train(tmp_path / "plain", [data], sv.Settings(**{**TINY, "lr": 0.02}), epochs=11)
+    # in the mover's frame every teacher move (White's transposed) stays legal
+    arrays = sv.load_data([SAMPLE], sv.Settings(holdout=0.3)).train
+    white = arrays["frame_white"]
+    assert white.any() and (~white).any()
+    assert arrays["mask"][np.arange(len(white)), arrays["move"]].all()
+    result = CliRunner().invoke(train_cli, ["supervised", str(data), "--out",
+                                            str(tmp_path / "bad"), "--schedule", "warm"])
+    assert result.exit_code == 2 and "warm" in result.output

@@ -447,9 +447,21 @@ def teacher_cmd(out, teacher, mohex, playouts, size, seconds, games, jobs, backe
               help="Positions a training step, 1..65536.")
 @click.option("--lr", type=Float(0, 10, min_open=True), default=1e-3, show_default=True,
               help="AdamW's learning rate.")
+@click.option("--weight-decay", type=Float(0, 1), default=1e-4, show_default=True,
+              help="AdamW's weight decay, 0..1.")
+@click.option("--schedule", type=click.Choice(["constant", "cosine"]), default="constant",
+              show_default=True, help="The learning rate over the run's epochs: constant, or "
+                                      "a cosine from --lr down to 0 at --epochs.")
 @click.option("--value-mix", type=Float(0, 1), default=0.0, show_default=True,
               help="The value target's share of the teacher's win rate (the rest: the game's "
                    "result), 0..1.")
+@click.option("--policy-target", type=click.Choice(["visits", "move"]), default="visits",
+              show_default=True, help="What the policy learns: the teacher's visit "
+                                      "distribution (its move where it gave none), or its move.")
+@click.option("--board-frame", is_flag=True,
+              help="Read positions as the board shows them (a network that must tell the "
+                   "colours apart by itself) instead of in the mover's frame (White-to-move "
+                   "positions transposed: the side to move always joins top and bottom).")
 @click.option("--holdout", type=Float(0, 1, min_open=True, max_open=True), default=0.1,
               show_default=True, help="Fraction of the games held out to measure on.")
 @click.option("--seed", type=Int(0, 2**62), default=0, show_default=True,
@@ -457,8 +469,9 @@ def teacher_cmd(out, teacher, mohex, playouts, size, seconds, games, jobs, backe
 @click.option("--threads", type=Int(1, 256), default=1, show_default=True,
               help="PyTorch threads.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, value_mix, holdout,
-                   seed, threads, quiet) -> None:
+def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, weight_decay, schedule,
+                   value_mix, policy_target, board_frame, holdout, seed, threads,
+                   quiet) -> None:
     """Train the residual network (policy and value heads) on teacher data (boardai train
     teacher): the policy learns the teacher's visit distribution (its move where it gave
     none), the value the game's result for the side to move.  Games are held out by a seeded
@@ -477,8 +490,10 @@ def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, value_m
     _need_torch()
     from boardai.train import supervised as sv
 
-    settings = sv.Settings(blocks=blocks, channels=channels, batch=batch, lr=lr, seed=seed,
-                           holdout=holdout, value_mix=value_mix)
+    settings = sv.Settings(blocks=blocks, channels=channels, batch=batch, lr=lr,
+                           weight_decay=weight_decay, schedule=schedule, seed=seed,
+                           holdout=holdout, value_mix=value_mix, policy_target=policy_target,
+                           transpose_white=not board_frame)
     bar = _EpochProgress(sys.stderr.isatty() and not quiet)
     try:
         with bar:

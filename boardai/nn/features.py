@@ -16,6 +16,16 @@ W-1-x), ``flip`` (y -> H-1-y), ``rot180``, and on square boards ``transpose`` (x
 ``antitranspose``, ``rot90``, ``rot270``.  ``symmetry_planes`` moves every spot to its image;
 ``symmetry_policy`` moves every action to its image (a move without a spot is its own image), so
 the image of a position's move is the move of the position's image.
+
+**The mover's frame** (Hex).  The planes say whose stones are whose (mine, theirs) but not which
+pair of edges the side to move joins: Black joins top and bottom, White left and right.  Hex maps
+to itself under transposing the board while swapping the colours, and the planes already swap
+the colours' roles (mine, theirs), so transposing the planes of a position with White to move
+gives a position in which the side to move joins top and bottom, as Black does
+(``to_mover_frame``).  A network that reads every position so (``Config.transpose_white``)
+learns one function for both colours, and its policy comes back to the board by the same
+transpose (``from_mover_frame``).  The swap (a move without a spot) is its own image: it is only
+ever White's first move, always the same move in that frame.
 """
 
 from __future__ import annotations
@@ -195,8 +205,60 @@ def augment(planes: np.ndarray, policy: np.ndarray, game: Game
     return out
 
 
+# --- the mover's frame (Hex) --------------------------------------------------------------
+def transpose_policy(policy: np.ndarray, width: int, height: int) -> np.ndarray:
+    """A policy ``[..., actions]`` of a ``width`` x ``height`` cell board as the policy of the
+    transposed board (``height`` x ``width``): spot (x, y) goes to (y, x), moves without a spot
+    stay (a new array).  Applying it with (height, width) takes it back."""
+    n = width * height
+    out = np.array(policy, copy=True)
+    cells = policy[..., :n].reshape(policy.shape[:-1] + (height, width))
+    out[..., :n] = np.swapaxes(cells, -1, -2).reshape(policy.shape[:-1] + (n,))
+    return out
+
+
+def transpose_move(move, width: int, height: int):
+    """An action (int or int array) of a ``width`` x ``height`` board as the action of the
+    transposed board; moves without a spot (>= width*height) stay."""
+    move = np.asarray(move)
+    x, y = move % width, move // width
+    out = np.where(move < width * height, x * height + y, move)
+    return out if out.ndim else int(out)
+
+
+def to_mover_frame(planes: np.ndarray, white) -> np.ndarray:
+    """Planes ``[B, PLANES, H, W]`` with the positions where ``white`` (``[B]`` bool: White to
+    move) transposed, on a square board (a new array): in every position the side to move then
+    joins the top and the bottom edges."""
+    planes = np.array(planes, copy=True)
+    white = np.asarray(white, dtype=np.bool_)
+    if white.any():
+        if planes.shape[-1] != planes.shape[-2]:
+            raise ValueError("the mover's frame of a batch needs a square board")
+        planes[white] = np.swapaxes(planes[white], -1, -2)
+    return planes
+
+
+def from_mover_frame(policy: np.ndarray, white, size: int) -> np.ndarray:
+    """Policies ``[B, actions]`` read in the mover's frame (``to_mover_frame``) of a ``size`` x
+    ``size`` board, back on the board (the same transpose; a new array)."""
+    policy = np.array(policy, copy=True)
+    white = np.asarray(white, dtype=np.bool_)
+    if white.any():
+        policy[white] = transpose_policy(policy[white], size, size)
+    return policy
+
+
+def white_to_move(states) -> np.ndarray:
+    """``[B]`` bool: the states (kernel arrays) where the second player (White) is to move."""
+    from boardai.games.layout import PLY
+    stack = stack_states(states)
+    return (stack[:, PLY] & 1) == 1
+
+
 __all__ = [
     "ALL_SYMMETRIES", "PLANES", "action_permutation", "augment", "by_columns", "encode",
-    "extra_actions", "game_of_state", "image_spot", "legal_mask",
+    "extra_actions", "from_mover_frame", "game_of_state", "image_spot", "legal_mask",
     "spot_permutation", "stack_states", "symmetries", "symmetry_planes", "symmetry_policy",
+    "to_mover_frame", "transpose_move", "transpose_policy", "white_to_move",
 ]

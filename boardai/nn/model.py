@@ -47,7 +47,10 @@ CHUNK = 32          # positions per pass through the network (benchmarks/nn_infe
 
 @dataclass(frozen=True)
 class Config:
-    """The shape of a network.  ``extra_actions``: actions without a spot (from the game)."""
+    """The shape of a network.  ``extra_actions``: actions without a spot (from the game).
+    ``transpose_white`` (Hex): the network reads every position in the mover's frame
+    (``features.to_mover_frame``: White-to-move positions transposed, so the side to move
+    always joins top and bottom) and its policy is turned back onto the board."""
 
     game: str
     channels: int = 32
@@ -58,10 +61,13 @@ class Config:
     value_hidden: int = 32
     extra_actions: int = -1            # -1: the game's (features.extra_actions)
     format: int = FORMAT
+    transpose_white: bool = False      # Hex: reads White-to-move positions transposed
 
     def resolved(self) -> "Config":
         game = get_game(self.game)
         extra = features.extra_actions(game) if self.extra_actions < 0 else self.extra_actions
+        if self.transpose_white and features.by_columns(game):
+            raise ValueError(f"transpose_white is for cell games (Hex), not {game.title}")
         return Config(**{**asdict(self), "game": game.name, "extra_actions": extra})
 
 
@@ -201,14 +207,24 @@ class Network:
         if not features.by_columns(self.game) and num_actions - w * h > self.config.extra_actions:
             raise ValueError(f"the network has {self.config.extra_actions} logits for moves "
                              f"without a spot, the position {num_actions - w * h}")
-        return self.predict(features.encode(stack), features.legal_mask(stack))
+        white = features.white_to_move(stack) if self.config.transpose_white else None
+        return self.predict(features.encode(stack), features.legal_mask(stack), white)
 
-    def predict(self, planes: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def predict(self, planes: np.ndarray, mask: np.ndarray,
+                white=None) -> tuple[np.ndarray, np.ndarray]:
         """``policy_value`` from input planes ``[B, PLANES, H, W]`` and legal-move masks ``[B,
-        num_actions]`` (what ``boardai.env`` observes: ``observation`` and ``action_mask``)."""
+        num_actions]`` (what ``boardai.env`` observes: ``observation`` and ``action_mask``);
+        a ``transpose_white`` network also needs ``white`` (``[B]`` bool: White to move)."""
         planes = np.asarray(planes, dtype=np.float32)
         mask = np.asarray(mask).astype(np.bool_)
-        logits, values = self.forward(planes, mask.shape[-1])
+        if self.config.transpose_white:
+            if white is None:
+                raise ValueError("this network reads positions in the mover's frame: give "
+                                 "white, which positions have White to move")
+            white = np.asarray(white, dtype=np.bool_).reshape(-1)
+            logits, values = self._forward_mover_frame(planes, mask.shape[-1], white)
+        else:
+            logits, values = self.forward(planes, mask.shape[-1])
         logits = np.where(mask, logits, -np.inf)
         top = logits.max(axis=1, keepdims=True)
         top[~np.isfinite(top)] = 0.0
@@ -216,6 +232,26 @@ class Network:
         total = priors.sum(axis=1, keepdims=True)
         np.divide(priors, total, out=priors, where=total > 0)
         return priors.astype(np.float32), values.astype(np.float32)
+
+    def _forward_mover_frame(self, planes: np.ndarray, num_actions: int,
+                             white: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``forward`` with White-to-move positions transposed in and their logits back."""
+        h, w = planes.shape[-2:]
+        if not white.any():
+            return self.forward(planes, num_actions)
+        if h == w:
+            logits, values = self.forward(features.to_mover_frame(planes, white), num_actions)
+            return features.from_mover_frame(logits, white, w), values
+        # a non-square board: the transposed positions have another shape, a pass of their own
+        logits = np.empty((planes.shape[0], num_actions), dtype=np.float32)
+        values = np.empty(planes.shape[0], dtype=np.float32)
+        black = ~white
+        if black.any():
+            logits[black], values[black] = self.forward(planes[black], num_actions)
+        lw, values[white] = self.forward(
+            np.ascontiguousarray(np.swapaxes(planes[white], -1, -2)), num_actions)
+        logits[white] = features.transpose_policy(lw, h, w)
+        return logits, values
 
     # --- files --------------------------------------------------------------------------
     def save(self, path) -> None:

@@ -63,9 +63,14 @@ class Settings:
     seed: int = 0
     holdout: float = 0.1
     value_mix: float = 0.0
+    transpose_white: bool = True        # positions read in the mover's frame (features.py)
+    policy_target: str = "visits"       # "visits" (the teacher's, where given) or "move"
+    schedule: str = "constant"          # the learning rate: "constant", or "cosine" to 0
 
     # what must match to resume a run (the rest may change between sessions)
-    FIXED = ("blocks", "channels", "seed", "holdout")
+    FIXED = ("blocks", "channels", "seed", "holdout", "transpose_white")
+    TARGETS = ("visits", "move")
+    SCHEDULES = ("constant", "cosine")
 
 
 @dataclass
@@ -125,7 +130,15 @@ def load_data(paths, settings: Settings, size: int | None = None) -> Data:
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise SupervisedError(f"a game record cannot be replayed on {size}x{size}: "
                               f"{exc}") from None
+    if settings.policy_target not in Settings.TARGETS:
+        raise SupervisedError(f"policy target {settings.policy_target!r}: use one of "
+                              f"{', '.join(Settings.TARGETS)}")
     for arrays in (train, held):
+        if settings.transpose_white:
+            mover_frame(arrays, size)
+        if settings.policy_target == "move":
+            arrays["policy"] = np.eye(arrays["policy"].shape[1], dtype=np.float32)[
+                arrays["move"]]
         arrays["mask"] = legal_mask(arrays["planes"], arrays["policy"].shape[1])
         arrays["target"] = value_target(arrays, settings.value_mix)
         bad = ~arrays["mask"][np.arange(len(arrays["move"])), arrays["move"]]
@@ -133,6 +146,19 @@ def load_data(paths, settings: Settings, size: int | None = None) -> Data:
             raise SupervisedError("a recorded teacher move is illegal in its position: the "
                                   "data is corrupt")
     return Data(size, train, held, (len(train_games), len(held_games)), notes, held_games)
+
+
+def mover_frame(arrays: dict, size: int) -> None:
+    """Put ``training_arrays``' positions with White to move in the mover's frame, in place:
+    their planes, teacher's move and visit distribution transposed (``features.to_mover_frame``),
+    so that the side to move joins top and bottom in every example."""
+    from boardai.nn import features
+    white = arrays["turn"] == 1
+    arrays["planes"] = features.to_mover_frame(arrays["planes"], white)
+    arrays["policy"] = features.from_mover_frame(arrays["policy"], white, size)
+    arrays["move"] = np.where(white, features.transpose_move(arrays["move"], size, size),
+                              arrays["move"])
+    arrays["frame_white"] = white
 
 
 def pattern_agreement(games: list[dict], size: int) -> dict:
@@ -194,7 +220,8 @@ def open_run(directory, data_paths, settings: Settings) -> tuple[Settings, int |
     if config.exists():
         try:
             saved = json.loads(config.read_text(encoding="utf-8"))
-            old = Settings(**saved["settings"])
+            # a run written before the mover's frame read positions as the board shows them
+            old = Settings(**{"transpose_white": False, **saved["settings"]})
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise SupervisedError(f"{config} cannot be read: {exc}") from None
         for key in Settings.FIXED:
@@ -278,7 +305,8 @@ def _fit(directory: Path, data_paths, data: Data, settings: Settings, epochs: in
 
     torch.set_num_threads(max(1, threads))
     torch.manual_seed(settings.seed)
-    net = TorchNet(Config(TEACHER_GAME, channels=settings.channels, blocks=settings.blocks))
+    net = TorchNet(Config(TEACHER_GAME, channels=settings.channels, blocks=settings.blocks,
+                          transpose_white=settings.transpose_white))
     opt = torch.optim.AdamW(net.parameters(), lr=settings.lr, weight_decay=settings.weight_decay)
     rng = np.random.default_rng(settings.seed)
     done = 0
@@ -294,8 +322,9 @@ def _fit(directory: Path, data_paths, data: Data, settings: Settings, epochs: in
         except Exception as exc:            # a damaged checkpoint: say so, do not guess
             raise SupervisedError(f"{ckpt} cannot be read ({type(exc).__name__}): remove it "
                                   "to start the run again") from None
-    for group in opt.param_groups:          # a resumed run takes this session's rate
-        group["lr"] = settings.lr
+    if settings.schedule not in Settings.SCHEDULES:
+        raise SupervisedError(f"schedule {settings.schedule!r}: use one of "
+                              f"{', '.join(Settings.SCHEDULES)}")
     from boardai.games.game import get_game
     game = get_game(TEACHER_GAME)
 
@@ -304,6 +333,8 @@ def _fit(directory: Path, data_paths, data: Data, settings: Settings, epochs: in
     batches = max(1, math.ceil(n / settings.batch))
     for epoch in range(done, epochs):
         started = time.perf_counter()
+        for group in opt.param_groups:      # a resumed run takes this session's rate
+            group["lr"] = learning_rate(settings, epoch, epochs)
         net.train()
         order = rng.permutation(n)
         sums = np.zeros(2)
@@ -349,6 +380,14 @@ def _fit(directory: Path, data_paths, data: Data, settings: Settings, epochs: in
         except OSError as exc:
             raise SupervisedError(f"cannot write {directory}: {exc.strerror or exc}") from None
     return read_metrics(directory)
+
+
+def learning_rate(settings: Settings, epoch: int, epochs: int) -> float:
+    """The rate of epoch ``epoch`` (from 0) of ``epochs``: constant, or a cosine from ``lr``
+    down to zero over the run's epochs (the middle of the epoch's span)."""
+    if settings.schedule == "cosine":
+        return settings.lr * 0.5 * (1 + math.cos(math.pi * (epoch + 0.5) / epochs))
+    return settings.lr
 
 
 def _augmented(arrays: dict, idx: np.ndarray, rng, game, size: int):
