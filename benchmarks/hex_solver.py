@@ -15,6 +15,7 @@ import json
 import os
 import time
 
+from boardai.solvers.hex import openings as O
 from boardai.solvers.hex import solver as S
 from boardai.games.hex.board import HexBoard
 
@@ -40,7 +41,7 @@ def main() -> None:
 
     t0, c0 = time.perf_counter(), time.process_time()
     if args.cells:
-        s = S._solver_for(args.size, args.size)
+        s = S.solver_for(args.size, args.size)
         for name in args.cells.split(","):
             board = HexBoard.from_moves(name, args.size)
             t, n0 = time.perf_counter(), int(s.stats[0])
@@ -50,7 +51,7 @@ def main() -> None:
                      time.perf_counter() - t)
         winners = {r["opening"]: r["winner"] for r in rows}
     else:                                      # every opening; 180-degree images not searched
-        winners = S.solve_openings(args.size, args.time, progress, args.threads,
+        winners = O.solve_openings(args.size, args.time, progress, args.threads,
                                    args.slice_nodes)
     print(json.dumps({"size": args.size, "threads": args.threads,
                       "solved": sum(w is not None for w in winners.values()),

@@ -36,7 +36,7 @@ from boardai.arena.compete import side_moves
 from boardai.arena.match import make_plan, run_match
 from boardai.arena.store import Store
 from boardai.games.hex.board import HexBoard
-from boardai.solvers.hex.solver import opening_table
+from boardai.solvers.hex.openings import opening_table
 
 
 def mohex_config(path: Path, seconds: float, threads: int) -> Path:

@@ -13,8 +13,8 @@ from hypothesis import given, settings, strategies as st
 from boardai.games.hex.board import HexBoard
 from boardai.solvers.hex.inferior import (EMPTY, _dead_ring, capture_dominated, fill, is_dead,
                                         reversible, ring_table, vulnerable)
-from boardai.solvers.hex.solver import (UNKNOWN, WIN, _Solver, centre_rank, evaluate,
-                                       solve_openings)
+from boardai.solvers.hex.openings import solve_openings
+from boardai.solvers.hex.solver import UNKNOWN, WIN, Solver, centre_rank, evaluate
 from boardai.solvers.hex.vc import geometry, new_scratch
 from test_hex_solver import _joined, _nbrs, mover_wins, random_board, stone_bits
 
@@ -149,7 +149,7 @@ def test_dominated_moves_are_found():
     """On the empty board every cell of Black's own edge rows is dropped (a stone on the second
     row captures the two edge cells under it, the bridge to the edge), and on random 4x4
     positions the rule drops moves often enough for the test above to test something."""
-    rank = _Solver(4, 4).rank
+    rank = Solver(4, 4).rank
     board = HexBoard(4)
     dropped = _dominated_cases(board, rank)[3]
     assert sorted(board.move_name(c) for c in range(16) if dropped >> c & 1) == \
@@ -265,7 +265,7 @@ def test_vulnerable_moves_are_found():
         assert sorted(board.move_name(c) for c in range(16) if int(weak) >> c & 1) == ["a1", "d4"]
         assert sorted(board.move_name(c) for c in range(16) if int(cells) >> c & 1) == \
             ["a1", "a2", "b1", "c4", "d3", "d4"]
-    rank = _Solver(4, 4).rank
+    rank = Solver(4, 4).rank
     found = sum(_vulnerable_cases(board, rank)[3] != 0 for board in _random_games(11, 300, 3, 10))
     assert found >= 10
 
@@ -286,7 +286,7 @@ def test_captured_reversible_moves_are_found():
                                 ring, nbr, 16)
         assert sorted(board.move_name(c) for c in range(16) if int(rev) >> c & 1) == expected
         assert int(cells) & int(rev) == int(rev)
-    rank = _Solver(4, 4).rank
+    rank = Solver(4, 4).rank
     found = sum(_vulnerable_cases(board, rank)[5] != 0 for board in _random_games(12, 300, 3, 10))
     assert found >= 10
 

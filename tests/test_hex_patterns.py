@@ -15,7 +15,7 @@ from boardai.engines.registry import make_engine
 from boardai.games import get_game
 from boardai.games.kernel import NO_FILL, NO_TABLE
 from boardai.games.hex import patterns as hp
-from boardai.games.hex import kernel as hk
+from boardai.games.hex import playouts as hk
 from boardai.games.hex.kernel import new_hex_state
 from boardai.games.layout import HEADER, PLY, new_rng
 from boardai.train import patterns as tp
@@ -166,7 +166,9 @@ def test_priors_are_each_childs_share_of_the_weights():
     # the first simulation descends into the favoured move (every child unseen: the bias decides)
     MK.run_simulations(ints, flts, meta, board.state.copy(), 1, new_rng(1), params,
                        MK.new_tables(), table, np.zeros((1, 0), dtype=np.int64),
-                       np.zeros(0, dtype=np.int32))
+                       np.zeros(0, dtype=np.int32),
+                       np.zeros((0, board.state.shape[0]), dtype=np.int64),
+                       np.zeros(0, dtype=np.int64))
     visited = [int(ints[ch, MK.MOVE]) for ch in range(first, first + k) if flts[ch, MK.VISITS] > 0]
     assert visited == [board.parse_move("c2")]
     # off: no priors
@@ -183,7 +185,7 @@ def test_games_without_patterns_never_get_priors():
     assert params[MK.P_BIAS] == 0.0 and engine._pattern_table(board, params).size == 0
 
 
-# --- the playouts' local answers (hex/kernel.py's hex_playout_local) -------------------------
+# --- the playouts' local answers (hex/playouts.py's hex_playout_local) -------------------------
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(2, 11), st.integers(0, 30), st.integers(0, 2**31))

@@ -11,8 +11,13 @@ from hypothesis import assume, given, settings, strategies as st
 
 from boardai.cli import main
 from boardai.games.hex.board import HexBoard
+from boardai.solvers.hex import book as hex_book
+from boardai.solvers.hex import openings as hex_openings
+from boardai.solvers.hex import player as hex_player
 from boardai.solvers.hex import solver as hex_solver
-from boardai.solvers.hex.solver import engine_move, opening_table, solve, solve_openings
+from boardai.solvers.hex.openings import opening_table, solve_openings
+from boardai.solvers.hex.player import engine_move
+from boardai.solvers.hex.solver import solve
 
 _MEMO: dict = {}
 
@@ -132,7 +137,7 @@ def test_the_two_word_search_agrees_with_minimax_on_small_boards(size, data):
     """The DFPN compiled for pairs of words (boards of 65-128 cells), run on a small board."""
     board = random_board(data, size, size * size - 1 if size < 5 else None)
     assume(size < 5 or board.ply >= 12)        # plain minimax on 5x5 wants a few stones
-    s = hex_solver._Solver(size, size, tt_bits=12, words=2)
+    s = hex_solver.Solver(size, size, tt_bits=12, words=2)
     assert s.words == 2
     mover = int(board.turn)
     result = s.run(s.position(board.cells, mover), mover, None)
@@ -189,8 +194,8 @@ def test_engine_move_plays_a_winning_move_when_there_is_one(size, data):
 @pytest.mark.parametrize("size", [2, 3, 4])
 def test_engine_swaps_exactly_when_the_opening_wins(size, table, monkeypatch):
     if not table:
-        monkeypatch.setattr(hex_solver, "_OPENINGS", {})
-    assert bool(hex_solver.opening_table()) == table
+        monkeypatch.setattr(hex_openings, "_OPENINGS", {})
+    assert bool(hex_openings.opening_table()) == table
     for cell in range(size * size):
         board = HexBoard(size, swap=True)
         board.push(cell)
@@ -226,7 +231,7 @@ def test_a_stopped_search_leaves_nothing_wrong_for_the_rotated_position():
     """Regression: a table entry shared by a position and its 180-degree image once kept its
     move list in the orientation of whichever stored it, so a stopped search of 6x6 a3 made
     f4 (its image) look lost."""
-    s = hex_solver._Solver(6, 6, 18)
+    s = hex_solver.Solver(6, 6, 18)
     a3 = HexBoard.from_moves("a3", 6)
     r = s.run(s.position(a3.cells, 1), 1, time.perf_counter() + 0.05)   # a slice, then stop
     assert r == hex_solver.UNKNOWN and s.stats[0] > 0
@@ -307,8 +312,8 @@ def test_first_move_on_an_empty_board_is_a_winning_opening(size):
 def reply_book_4(tmp_path_factory):
     """The 4x4 book of first replies, built from scratch into a temporary file."""
     path = tmp_path_factory.mktemp("replies") / "hex_replies.json"
-    assert hex_solver.build_reply_book([4], path, checkpoint_every=7) == {4: 0}
-    assert hex_solver.build_reply_book([4], path, depth=4) == {4: 0}      # deeper, resumed
+    assert hex_book.build_reply_book([4], path, checkpoint_every=7) == {4: 0}
+    assert hex_book.build_reply_book([4], path, depth=4) == {4: 0}      # deeper, resumed
     return path
 
 
@@ -316,14 +321,14 @@ def test_reply_book_agrees_with_minimax(reply_book_4):
     """Every entry of the 4x4 book (4 stones deep), checked by brute force: a winning move
     where the side to move wins, null exactly where it loses; every position after 1 or 2
     stones is covered, and every answer to a book move of 1 or 2 stones."""
-    entries = hex_solver._read_replies(reply_book_4)[4]
+    entries = hex_book._read_replies(reply_book_4)[4]
     assert {len(k) for k in entries} == {1, 2, 3, 4}
     for key, move in entries.items():
         if len(key) <= 2 and move is not None:
             after = key + (move,)
             for r in range(16):
                 if r not in after:
-                    assert hex_solver._canonical(after + (r,), 16)[0] in entries
+                    assert hex_book._canonical(after + (r,), 16)[0] in entries
     table = opening_table()[4]
     for key, move in entries.items():
         board = HexBoard.from_moves(list(key), 4)
@@ -343,8 +348,8 @@ def test_reply_book_agrees_with_minimax(reply_book_4):
 
 def test_engine_plays_the_reply_book_in_both_orientations(reply_book_4, monkeypatch):
     """Each won position of the book, and its 180-degree turn, gets a winning move from it."""
-    entries = hex_solver._read_replies(reply_book_4)[4]
-    monkeypatch.setattr(hex_solver, "_REPLIES", {4: entries})
+    entries = hex_book._read_replies(reply_book_4)[4]
+    monkeypatch.setattr(hex_book, "_REPLIES", {4: entries})
     played = 0
     for key, move in entries.items():
         for cells in (list(key), [15 - c for c in key]):
@@ -358,7 +363,7 @@ def test_engine_plays_the_reply_book_in_both_orientations(reply_book_4, monkeypa
     assert played > 50
     swap = HexBoard(4, swap=True)
     swap.push(5)
-    assert hex_solver.book_reply(swap) is None
+    assert hex_book.book_reply(swap) is None
 
 
 def test_book_hex_replies_command(tmp_path):
@@ -377,7 +382,7 @@ def test_shipped_reply_book_matches_the_solver():
     """Every shipped entry of 3x3..5x5 is a winning move by the solver; 6x6 and 7x7 are there
     with a move for each of their positions (7x7 to 5 stones, a few of the deepest checked by
     the solver too)."""
-    book = hex_solver.reply_book()
+    book = hex_book.reply_book()
     for size in (3, 4, 5):
         for key, move in book[size].items():
             board = HexBoard.from_moves(list(key), size)
@@ -420,7 +425,7 @@ def test_fixed_slices_make_the_node_count_the_same_every_run():
     boards = [HexBoard.from_moves(m, 6) for m in ("c3", "a2", "a1")]
     counts = []
     for _ in range(2):
-        s = hex_solver._Solver(6, 6, tt_bits=16)
+        s = hex_solver.Solver(6, 6, tt_bits=16)
         runs = []
         for board in boards:
             n0 = int(s.stats[0])
@@ -441,6 +446,6 @@ def test_solver_engine_warm_up_loads_the_search_for_the_board_kind():
     board = HexBoard(9)
     engine = make_engine("solver")
     engine.warm_up(board)
-    assert 2 in hex_solver._LOADED
+    assert 2 in hex_player._LOADED
     assert engine._mcts is not None
     assert board.ply == 0

@@ -326,7 +326,7 @@ def test_the_shipped_hex_7x7_network_opens_with_a_winning_move():
     from boardai.engines.nn_engine import shipped_networks
     from boardai.engines.registry import make_engine
     from boardai.games import get_game
-    from boardai.solvers.hex.solver import opening_table
+    from boardai.solvers.hex.openings import opening_table
 
     assert "hex-7x7" in shipped_networks()
     board = get_game("hex").new_board(7)

@@ -110,7 +110,7 @@ def solve_hex_cmd(size, moves, all_openings, seconds, threads, as_json) -> None:
 def _solve_hex_openings(size: int, seconds: float | None, threads: int, as_json: bool) -> None:
     """Every one-stone opening of the empty board: progress to stderr, then the map (or JSON)."""
     from boardai.games.hex.board import HexBoard
-    from boardai.solvers.hex.solver import solve_openings
+    from boardai.solvers.hex.openings import solve_openings
 
     t0 = time.perf_counter()
 
@@ -134,7 +134,8 @@ def _solve_hex_openings(size: int, seconds: float | None, threads: int, as_json:
 def _solve_hex_position(size: int, moves: str, seconds: float | None, as_json: bool) -> None:
     """The position after ``moves``: progress to stderr, then the board and its winner (or JSON)."""
     from boardai.games.hex.board import HexBoard
-    from boardai.solvers.hex.solver import load, solve as solve_hex
+    from boardai.solvers.hex.player import load
+    from boardai.solvers.hex.solver import solve as solve_hex
 
     board = HexBoard.from_moves(moves, size)
     load(board.width, board.height)            # compiled before the clock starts
@@ -243,7 +244,8 @@ def book_hex_cmd(sizes, seconds, threads, out, replies, depth) -> None:
       boardai book hex --replies --sizes 7 --time 300
       boardai book hex --replies --sizes 7 --depth 4     # deeper along the book's lines
     """
-    from boardai.solvers.hex.solver import OPENINGS_PATH, REPLIES_PATH, build_opening_table
+    from boardai.solvers.hex.book import REPLIES_PATH
+    from boardai.solvers.hex.openings import OPENINGS_PATH, build_opening_table
 
     try:
         wanted = _size_list(sizes)
@@ -269,7 +271,7 @@ def book_hex_cmd(sizes, seconds, threads, out, replies, depth) -> None:
 def _book_hex_replies(sizes: list[int], seconds: float | None, out, depth: int) -> None:
     from rich.progress import Progress
 
-    from boardai.solvers.hex.solver import build_reply_book
+    from boardai.solvers.hex.book import build_reply_book
 
     with Progress(disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task("first replies", total=None)

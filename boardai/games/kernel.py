@@ -46,12 +46,16 @@ from boardai.games.connect4.kernel import (
 )
 from boardai.games.hex.eval import hex_evaluate, hex_move_prior
 from boardai.games.hex.patterns import hex_pattern_gammas
-from boardai.games.hex.kernel import (
-    hex_apply, hex_encode_planes, hex_fill_cells, hex_fill_connects, hex_fill_length,
-    hex_fill_load, hex_fill_rank, hex_fill_set, hex_free_cells, hex_is_legal, hex_legal_moves,
-    hex_playout, hex_playout_bridge, hex_playout_local, hex_playout_quality, hex_symmetric,
-    hex_symmetric_move, hex_undo, hex_winning_moves, hex_wins_if_played, new_hex_state,
+from boardai.games.hex.fill import (
+    hex_fill_cells, hex_fill_connects, hex_fill_length, hex_fill_load, hex_fill_rank,
+    hex_fill_set, hex_playout_quality,
 )
+from boardai.games.hex.kernel import (
+    hex_apply, hex_free_cells, hex_is_legal, hex_legal_moves, hex_symmetric, hex_symmetric_move,
+    hex_undo, hex_winning_moves, hex_wins_if_played, new_hex_state,
+)
+from boardai.games.hex.planes import hex_encode_planes
+from boardai.games.hex.playouts import hex_playout, hex_playout_bridge, hex_playout_local
 from boardai.games.connect4.wide import (
     new_wide_state, wide_apply, wide_free_cells, wide_is_legal, wide_legal_moves, wide_playout,
     wide_playout_quality, wide_playout_tactical, wide_symmetric, wide_undo, wide_winning_moves,

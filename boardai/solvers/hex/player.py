@@ -1,8 +1,9 @@
 """Perfect Hex moves for the ``solver`` engine, where the solver finishes in time, and the
 solver's knowledge of a position without search for ``mcts:mustplay`` (``Player.knowledge``).
 
-The swap decision comes from the shipped table of solved openings where it covers the size
-(``solver.engine_move``); otherwise the position is solved within the budget.
+``engine_move`` is the engine's move: the book of first replies (``book.py``), the table of
+solved openings (``openings.py``: the first move, and the swap decision where it covers the
+size), then the DFPN (``solver.py``) within the budget.  ``load`` readies all three.
 """
 
 from __future__ import annotations
@@ -18,9 +19,83 @@ from boardai.solvers.base import SolverPlayer
 from boardai.solvers.hex import vc
 from boardai.solvers.hex.bits import MAX_CELLS, from_words, to_words, words_for
 from boardai.solvers.hex.inferior import fill, ring_table
+from boardai.solvers.hex.book import book_reply, reply_book
+from boardai.solvers.hex.openings import opening_table
 from boardai.solvers.hex.solver import (
-    LOSS, WIN, centre_rank, engine_move, evaluate, known_outcomes, load, move_outcomes, think,
+    LOSS, UNKNOWN, WIN, Solver, best_move, centre_rank, check_board, colour_name, evaluate,
+    known_outcomes, move_outcomes, solver_for, think,
 )
+
+_LOADED: set[int] = set()          # the kinds of set (words) whose search is compiled
+
+
+def load(width: int, height: int) -> None:
+    """Load the compiled search for this board's kind of set (a tiny 2x2 solve, once per
+    process and kind), the shipped opening table and reply book, and the table of this size, so
+    that a timed search that follows spends its time searching."""
+    words = words_for(width * height)
+    if words not in _LOADED:
+        tiny = Solver(2, 2, tt_bits=8, words=words)
+        pos = tiny.position([0, 0, 0, 0], 0)
+        tiny.run(pos, 0, None)
+        tiny.run(tiny.child(pos, 0, 1), 1, None)
+        opening_table()
+        reply_book()
+        _LOADED.add(words)
+    solver_for(width, height)
+
+
+def engine_move(board, seconds: float | None) -> tuple[int, dict] | None:
+    """A perfect-play move for the ``solver`` engine, or None if not solved within ``seconds``.
+
+    Returns (move, info): a winning move when the side to move wins, else the losing move whose
+    proof took the most work (the most stubborn resistance).  With the swap rule available,
+    swaps exactly when Black's opening wins: looked up in the shipped opening table
+    (``opening_table``) for the sizes it covers, else solved within the time.  On an empty
+    board without the swap rule, the table's winning opening nearest the centre.
+    """
+    check_board(board)
+    t0 = time.perf_counter()
+    deadline = None if seconds is None else t0 + float(seconds)
+    s = solver_for(board.width, board.height)
+    mover = int(board.turn)
+    n0 = int(s.stats[0])
+    booked = book_reply(board)
+    if booked is not None:
+        return booked, {"winner": colour_name(mover), "swap": False, "from_book": True, "nodes": 0,
+                        "seconds": time.perf_counter() - t0}
+    table = opening_table().get(board.width, {}) if board.width == board.height else {}
+    if table and not board.swap_allowed and not np.any(np.asarray(board.cells)):
+        # the first move: a winning opening of the table, the one nearest the centre
+        for c in (int(x) for x in s.order):
+            if table.get(board.move_name(c)) == "black":
+                return c, {"winner": "black", "swap": False, "from_table": True, "nodes": 0,
+                           "seconds": time.perf_counter() - t0}
+    if board.is_legal(board.swap_move):
+        # the opening stone wins for Black iff White to move loses; swapping takes it over
+        opening = board.move_name(int(np.flatnonzero(np.asarray(board.cells))[0]))
+        known = opening_table().get(board.width, {}).get(opening) \
+            if board.width == board.height else None
+        if known == "black":
+            return board.swap_move, {"swap": True, "winner": colour_name(1 - mover),
+                                     "from_table": True, "nodes": 0,
+                                     "seconds": time.perf_counter() - t0}
+        pos = s.position(board.cells, mover)
+        r = WIN if known == "white" else s.run(pos, mover, deadline)
+        if r == UNKNOWN:
+            return None
+        if r == LOSS:
+            return board.swap_move, {"swap": True, "winner": colour_name(1 - mover),
+                                     "nodes": int(s.stats[0]) - n0,
+                                     "seconds": time.perf_counter() - t0}
+    found = best_move(board, deadline)
+    if found is None:
+        return None
+    best, r = found
+    info = {"winner": colour_name(mover if r == WIN else 1 - mover), "swap": False,
+            "nodes": int(s.stats[0]) - n0, "seconds": time.perf_counter() - t0}
+    return best, info
+
 
 _VC_TABLES: dict[tuple[int, int, int], tuple] = {}   # (w, h, thread) -> geometry, H-search scratch
 

@@ -21,18 +21,17 @@ number equal to its mustplay size, so the parent prefers the moves that leave th
 fewest answers.  The search runs in jitted slices of a node budget, the clock read between
 them.
 
-Public face: ``solve(board, time_limit)`` -> ``HexSolveResult``; ``engine_move(board, seconds)``
-(the ``solver`` engine's Hex half); ``solve_openings(size)`` (``boardai solve hex
---all-openings``).
+Public face: ``solve(board, time_limit)`` -> ``HexSolveResult``; ``best_move(board, deadline)``
+(a winning move, or the most stubborn loss, by search alone); ``think``, ``move_outcomes`` and
+``known_outcomes`` (the engines' questions about a position's moves); ``solver_for(w, h)``, the
+search of one board size with its table.  Beside it: ``openings.py`` (the table of solved
+openings), ``book.py`` (the book of first replies), ``player.py`` (the ``solver`` engine's and
+``mcts``'s face: books first, then the search).
 """
 
 from __future__ import annotations
 
-import gzip
-import json
-import threading
 import time
-from pathlib import Path
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -336,7 +335,7 @@ def _tt_value(keys, vals, h, hr):
     return vals[t, 0], vals[t, 1], vals[t, 2]
 
 
-class _Solver:
+class Solver:
     """One board geometry, its Zobrist keys, transposition table and scratch."""
 
     def __init__(self, w: int, h: int, tt_bits: int = TT_BITS, words: int | None = None):
@@ -425,39 +424,22 @@ class _Solver:
         return int(_tt_value(self.keys, self.vals, pos[2], pos[3])[2])
 
 
-_SOLVERS: dict[tuple[int, int], _Solver] = {}
+_SOLVERS: dict[tuple[int, int], Solver] = {}
 
 
-def _solver_for(w: int, h: int) -> _Solver:
+def solver_for(w: int, h: int) -> Solver:
+    """The search of a w x h board with its table (one size at a time: a new size replaces it)."""
     if w * h > MAX_CELLS:
         raise ValueError(f"the Hex solver handles boards of at most {MAX_CELLS} cells (11x11), "
                          f"not {w}x{h}")
     if (w, h) not in _SOLVERS:
         _SOLVERS.clear()             # one table at a time (memory)
-        _SOLVERS[(w, h)] = _Solver(w, h)
+        _SOLVERS[(w, h)] = Solver(w, h)
     return _SOLVERS[(w, h)]
 
 
-_LOADED: set[int] = set()          # the kinds of set (words) whose search is compiled
-
-
-def load(width: int, height: int) -> None:
-    """Load the compiled search for this board's kind of set (a tiny 2x2 solve, once per
-    process and kind), the shipped opening table and reply book, and the table of this size, so
-    that a timed search that follows spends its time searching."""
-    words = words_for(width * height)
-    if words not in _LOADED:
-        tiny = _Solver(2, 2, tt_bits=8, words=words)
-        pos = tiny.position([0, 0, 0, 0], 0)
-        tiny.run(pos, 0, None)
-        tiny.run(tiny.child(pos, 0, 1), 1, None)
-        opening_table()
-        reply_book()
-        _LOADED.add(words)
-    _solver_for(width, height)
-
-
-def _check_board(board):
+def check_board(board):
+    """Refuse a board that is no HexBoard or whose game is over (ValueError)."""
     from boardai.games.hex.board import HexBoard
     if not isinstance(board, HexBoard):
         raise ValueError(f"the Hex solver needs a HexBoard, not {type(board).__name__}")
@@ -465,11 +447,11 @@ def _check_board(board):
         raise ValueError(f"the game is already over: {board.outcome()}")
 
 
-def _colour(i: int) -> str:
+def colour_name(i: int) -> str:
     return "black" if i == 0 else "white"
 
 
-def _solve_children(s: _Solver, pos, mover: int, empty: list[int], deadline, progress=None):
+def _solve_children(s: Solver, pos, mover: int, empty: list[int], deadline, progress=None):
     """Result of every move (the side to move's view); None where the deadline passed."""
     out = {}
     for c in empty:
@@ -482,17 +464,17 @@ def solve(board, time_limit: float | None = None, progress=None) -> HexSolveResu
     """The winner of ``board`` with perfect play (no swap from here on), and every winning move
     of the side to move.  ``time_limit`` in seconds (None: no limit); ``progress(nodes,
     seconds, phi, delta)`` is called every few seconds of a long search."""
-    _check_board(board)
+    check_board(board)
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + float(time_limit)
-    s = _solver_for(board.width, board.height)
+    s = solver_for(board.width, board.height)
     mover = int(board.turn)
     pos = s.position(board.cells, mover)
     n0 = int(s.stats[0])
     r = s.run(pos, mover, deadline, progress)
-    result = HexSolveResult(None, _colour(mover))
+    result = HexSolveResult(None, colour_name(mover))
     if r != UNKNOWN:
-        result.winner = _colour(mover if r == WIN else 1 - mover)
+        result.winner = colour_name(mover if r == WIN else 1 - mover)
         if r == WIN:
             empty = [c for c in range(s.n) if board.cells[c] == 0]
             wins = _solve_children(s, pos, mover, empty, deadline, progress)
@@ -505,49 +487,15 @@ def solve(board, time_limit: float | None = None, progress=None) -> HexSolveResu
     return result
 
 
-def engine_move(board, seconds: float | None) -> tuple[int, dict] | None:
-    """A perfect-play move for the ``solver`` engine, or None if not solved within ``seconds``.
-
-    Returns (move, info): a winning move when the side to move wins, else the losing move whose
-    proof took the most work (the most stubborn resistance).  With the swap rule available,
-    swaps exactly when Black's opening wins: looked up in the shipped opening table
-    (``opening_table``) for the sizes it covers, else solved within the time.  On an empty
-    board without the swap rule, the table's winning opening nearest the centre.
-    """
-    _check_board(board)
-    t0 = time.perf_counter()
-    deadline = None if seconds is None else t0 + float(seconds)
-    s = _solver_for(board.width, board.height)
+def best_move(board, deadline: float | None) -> tuple[int, int] | None:
+    """(move, result) by search alone: ``result`` WIN or LOSS for the side to move, ``move`` a
+    winning one (the first nearest the centre) or, in a lost position, the one whose proof took
+    the most work (the most stubborn resistance); None if the search passes ``deadline`` (a
+    ``time.perf_counter()`` time, None for none).  No swap and no book: ``player.engine_move``
+    adds those."""
+    check_board(board)
+    s = solver_for(board.width, board.height)
     mover = int(board.turn)
-    n0 = int(s.stats[0])
-    booked = book_reply(board)
-    if booked is not None:
-        return booked, {"winner": _colour(mover), "swap": False, "from_book": True, "nodes": 0,
-                        "seconds": time.perf_counter() - t0}
-    table = opening_table().get(board.width, {}) if board.width == board.height else {}
-    if table and not board.swap_allowed and not np.any(np.asarray(board.cells)):
-        # the first move: a winning opening of the table, the one nearest the centre
-        for c in (int(x) for x in s.order):
-            if table.get(board.move_name(c)) == "black":
-                return c, {"winner": "black", "swap": False, "from_table": True, "nodes": 0,
-                           "seconds": time.perf_counter() - t0}
-    if board.is_legal(board.swap_move):
-        # the opening stone wins for Black iff White to move loses; swapping takes it over
-        opening = board.move_name(int(np.flatnonzero(np.asarray(board.cells))[0]))
-        known = opening_table().get(board.width, {}).get(opening) \
-            if board.width == board.height else None
-        if known == "black":
-            return board.swap_move, {"swap": True, "winner": _colour(1 - mover),
-                                     "from_table": True, "nodes": 0,
-                                     "seconds": time.perf_counter() - t0}
-        pos = s.position(board.cells, mover)
-        r = WIN if known == "white" else s.run(pos, mover, deadline)
-        if r == UNKNOWN:
-            return None
-        if r == LOSS:
-            return board.swap_move, {"swap": True, "winner": _colour(1 - mover),
-                                     "nodes": int(s.stats[0]) - n0,
-                                     "seconds": time.perf_counter() - t0}
     pos = s.position(board.cells, mover)
     r = s.run(pos, mover, deadline)
     if r == UNKNOWN:
@@ -564,9 +512,7 @@ def engine_move(board, seconds: float | None) -> tuple[int, dict] | None:
             break
         if r == LOSS and s.work(child) > best_work:
             best, best_work = c, s.work(child)
-    info = {"winner": _colour(mover if r == WIN else 1 - mover), "swap": False,
-            "nodes": int(s.stats[0]) - n0, "seconds": time.perf_counter() - t0}
-    return best, info
+    return best, r
 
 
 def think(board, seconds: float) -> int:
@@ -574,10 +520,10 @@ def think(board, seconds: float) -> int:
     ``mcts`` engine's ``ahead``: after its own proven move, the opponent's replies, so that the
     next move's proof starts warm).  The result (WIN, LOSS, or UNKNOWN if time ran out) is
     returned but needs no use; positions while the swap is legal are left alone."""
-    _check_board(board)
+    check_board(board)
     if seconds <= 0 or board.is_legal(board.swap_move):
         return UNKNOWN
-    s = _solver_for(board.width, board.height)
+    s = solver_for(board.width, board.height)
     mover = int(board.turn)
     return s.run(s.position(board.cells, mover), mover, time.perf_counter() + seconds)
 
@@ -586,9 +532,9 @@ def move_outcomes(board, seconds: float | None) -> dict[int, int]:
     """Every cell's exact value for the side to move that the solver settles within
     ``seconds``: +1 the move wins, -1 it loses; cells not settled in time are left out (the
     swap, when allowed, is not scored).  Used to mark solved cells on a board."""
-    _check_board(board)
+    check_board(board)
     deadline = None if seconds is None else time.perf_counter() + float(seconds)
-    s = _solver_for(board.width, board.height)
+    s = solver_for(board.width, board.height)
     mover = int(board.turn)
     pos = s.position(board.cells, mover)
     out: dict[int, int] = {}
@@ -606,8 +552,8 @@ def move_outcomes(board, seconds: float | None) -> dict[int, int]:
 def known_outcomes(board) -> dict[int, int]:
     """Every move whose value for the side to move the solver's table already holds, with no
     search: +1 the move wins, -1 it loses (what earlier searches of this process proved)."""
-    _check_board(board)
-    s = _solver_for(board.width, board.height)
+    check_board(board)
+    s = solver_for(board.width, board.height)
     mover = int(board.turn)
     pos = s.position(board.cells, mover)
     out: dict[int, int] = {}
@@ -617,278 +563,3 @@ def known_outcomes(board) -> dict[int, int]:
             if r != UNKNOWN:
                 out[c] = -r
     return out
-
-
-def solve_openings(size: int, time_limit: float | None = None, progress=None,
-                   threads: int = 1, fixed_slice: int | None = None) -> dict[str, str | None]:
-    """Winner of every one-stone opening by Black on the empty size×size board (White to move);
-    None for an opening not solved within ``time_limit`` seconds each.
-
-    An opening and its 180° image have the same winner, so only one of each pair is searched.
-    ``threads`` > 1 solves openings side by side, each thread with its own table (the search
-    runs without the GIL).  ``progress(name, winner, nodes, seconds)`` is called after each
-    opening searched.  ``fixed_slice``: see ``_Solver.run`` (the same nodes every run on one
-    thread).
-    """
-    from boardai.games.hex.board import HexBoard
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, not {threads}")
-    n = size * size
-    # the slowest openings first, so that threads finish together: Black's stones on or near
-    # White's edges (far from the centre column, near the centre row) are the hard ones
-    todo = sorted({min(c, n - 1 - c) for c in range(n)},
-                  key=lambda c: (-abs(2 * (c % size) - size + 1), abs(2 * (c // size) - size + 1), c))
-    found: dict[int, str | None] = {}
-    lock = threading.Lock()
-
-    def work(s: _Solver) -> None:
-        while True:
-            with lock:
-                if not todo:
-                    return
-                c = todo.pop(0)
-            board = HexBoard(size)
-            board.push(c)
-            t0 = time.perf_counter()
-            n0 = int(s.stats[0])
-            deadline = None if time_limit is None else t0 + time_limit
-            r = s.run(s.position(board.cells, 1), 1, deadline, fixed_slice=fixed_slice)
-            winner = None if r == UNKNOWN else ("white" if r == WIN else "black")
-            with lock:
-                found[c] = winner
-                if progress is not None:
-                    progress(board.move_name(c), winner, int(s.stats[0]) - n0,
-                             time.perf_counter() - t0)
-
-    solvers = [_solver_for(size, size)] + [_Solver(size, size) for _ in range(threads - 1)]
-    if threads == 1:
-        work(solvers[0])
-    else:
-        pool = [threading.Thread(target=work, args=(s,), daemon=True) for s in solvers]
-        for t in pool:
-            t.start()
-        for t in pool:
-            t.join()
-    names = HexBoard(size)
-    return {names.move_name(c): found[min(c, n - 1 - c)] for c in range(n)}
-
-
-OPENINGS_PATH = Path(__file__).resolve().parent.parent.parent / "data" / "hex_openings.json"
-_OPENINGS: dict[int, dict[str, str]] | None = None
-
-
-def opening_table() -> dict[int, dict[str, str]]:
-    """The shipped table size -> {opening cell: winner} (``boardai book hex``), read once;
-    empty if the package has none."""
-    global _OPENINGS
-    if _OPENINGS is None:
-        _OPENINGS = {}
-        if OPENINGS_PATH.exists():
-            data = json.loads(OPENINGS_PATH.read_text(encoding="utf-8"))
-            _OPENINGS = {int(k): v for k, v in data["openings"].items()}
-    return _OPENINGS
-
-
-def build_opening_table(sizes, out=OPENINGS_PATH, time_limit: float | None = None,
-                        progress=None, threads: int = 1) -> dict[int, dict[str, str]]:
-    """Solve every one-stone opening of each size and write the table to ``out`` (JSON).  A
-    size with an opening left unsolved within ``time_limit`` seconds is left out whole."""
-    table: dict[int, dict[str, str]] = {}
-    seconds: dict[int, float] = {}
-    solve_openings(2)                  # load the compiled search before the clock starts
-    for size in sizes:
-        t0 = time.perf_counter()
-        openings = solve_openings(size, time_limit, progress, threads)
-        seconds[size] = round(time.perf_counter() - t0, 2)
-        if all(v is not None for v in openings.values()):
-            table[size] = openings
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"about": "winner of each one-stone opening by Black, White to "
-                               "move, no swap; built by `boardai book hex`",
-                               "seconds": {str(k): v for k, v in seconds.items()},
-                               "openings": {str(k): v for k, v in table.items()}}, indent=1)
-                   + "\n", encoding="utf-8")
-    global _OPENINGS
-    _OPENINGS = None
-    return table
-
-
-# --- the book of first replies ---------------------------------------------------------------
-#   For a size of the opening table, up to a depth of stones (2 unless built deeper): every
-#   position the book's own lines lead to whose side to move wins, with a winning move.  Depth 1
-#   and 2: one stone (White to move) or two (Black to move) after any opening and reply; deeper,
-#   the positions after the book's own moves and any answer.  A position is its stones (the
-#   order of the moves does not matter in Hex), written as moves: Black's cells and White's in
-#   increasing order, alternating ("d4 c5 e4").  A position and its 180-degree turn share one
-#   entry, kept under the smaller cell list; a position whose side to move loses maps to null.
-REPLIES_PATH = OPENINGS_PATH.with_name("hex_replies.json.gz")     # gzip-compressed JSON
-_REPLIES: dict[int, dict[tuple[int, ...], int | None]] | None = None
-
-
-def _stones_key(cells: tuple[int, ...]) -> tuple[int, ...]:
-    """Moves -> the position's key: Black's and White's cells sorted, alternating."""
-    black, white = sorted(cells[0::2]), sorted(cells[1::2])
-    out: list[int] = []
-    for k in range(len(black)):
-        out.append(black[k])
-        if k < len(white):
-            out.append(white[k])
-    return tuple(out)
-
-
-def _canonical(cells: tuple[int, ...], n: int) -> tuple[tuple[int, ...], bool]:
-    key = _stones_key(cells)
-    turned = _stones_key(tuple(n - 1 - c for c in cells))
-    return (turned, True) if turned < key else (key, False)
-
-
-def _book_positions(size: int, openings: dict[str, str], depth: int,
-                    entries: dict[tuple[int, ...], int | None]) -> list[tuple[int, ...]]:
-    """The positions of ``depth`` stones the book holds for ``size`` (each once up to the
-    180-degree turn), from the entries of ``depth - 2`` stones for depth 3 and more."""
-    from boardai.games.hex.board import HexBoard
-    names = HexBoard(size)
-    n = size * size
-    out: set[tuple[int, ...]] = set()
-    if depth == 1:       # the openings White wins (the table says Black's lose for White)
-        return sorted({_canonical((c,), n)[0] for c in range(n)
-                       if openings[names.move_name(c)] == "white"})
-    if depth == 2:
-        for c in range(n):
-            if openings[names.move_name(c)] == "black":
-                out.update(_canonical((c, r), n)[0] for r in range(n) if r != c)
-        return sorted(out)
-    for key, move in entries.items():
-        if len(key) != depth - 2 or move is None:
-            continue
-        after = key + (move,)
-        taken = set(after)
-        for r in range(n):
-            if r not in taken:
-                out.add(_canonical(after + (r,), n)[0])
-    return sorted(out)
-
-
-def reply_book() -> dict[int, dict[tuple[int, ...], int | None]]:
-    """The shipped book of first replies: size -> {cells: winning move or None}, read once."""
-    global _REPLIES
-    if _REPLIES is None:
-        _REPLIES = {}
-        if REPLIES_PATH.exists():
-            _REPLIES = _read_replies(REPLIES_PATH)
-    return _REPLIES
-
-
-def _read_replies(path: Path) -> dict[int, dict[tuple[int, ...], int | None]]:
-    from boardai.games.hex.board import HexBoard
-    raw = Path(path).read_bytes()
-    data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
-    out: dict[int, dict[tuple[int, ...], int | None]] = {}
-    for size_text, positions in data["positions"].items():
-        size = int(size_text)
-        names = HexBoard(size)
-        out[size] = {tuple(names.parse_move(m) for m in key.split()):
-                     (None if move is None else names.parse_move(move))
-                     for key, move in positions.items()}
-        _BOOK_DEPTH[size] = max((len(k) for k in out[size]), default=0)
-    return out
-
-
-_BOOK_DEPTH: dict[int, int] = {}     # size -> most stones of a position in the book read
-
-
-def book_reply(board) -> int | None:
-    """A winning move for the side to move from the reply book, or None (not in the book, a
-    lost position, or a game where the swap rule is on)."""
-    if board.width != board.height or board.swap_allowed:
-        return None
-    stack = list(board.move_stack)
-    entries = reply_book().get(board.width)
-    if not entries or not 1 <= len(stack) <= _BOOK_DEPTH.get(board.width, 0):
-        return None
-    n = board.width * board.height
-    key, turned = _canonical(tuple(stack), n)
-    move = entries.get(key)
-    if move is None:
-        return None
-    return n - 1 - move if turned else move
-
-
-def build_reply_book(sizes, out=REPLIES_PATH, time_limit: float | None = None,
-                     progress=None, checkpoint_every: int = 20, depth: int = 2) -> dict[int, int]:
-    """Solve every position of the reply book up to ``depth`` stones for each size (which must
-    be in the opening table) and write it to ``out`` (JSON), every ``checkpoint_every``
-    positions as it goes: run again, it goes on from what the file holds.  A position not
-    solved within ``time_limit`` seconds is left out.  ``progress(done, total, key, move,
-    seconds)`` after each position.  Returns size -> positions left unsolved."""
-    from boardai.games.hex.board import HexBoard
-    out = Path(out)
-    table = opening_table()
-    found: dict[int, dict[tuple[int, ...], int | None]] = \
-        _read_replies(out) if out.exists() else {}
-    unsolved: dict[int, int] = {}
-
-    def save() -> None:
-        text = json.dumps({
-            "about": "winning move of every position of one stone (White to move) or two stones "
-                     "(Black to move) whose side to move wins, and deeper of the positions after "
-                     "the book's own moves and any answer; null where the side to move loses; a "
-                     "position is its stones (Black's and White's cells in increasing order, "
-                     "alternating) and shares its entry with its 180-degree turn; built by "
-                     "`boardai book hex --replies`",
-            "positions": {str(size): _named_entries(HexBoard(size), entries)
-                          for size, entries in sorted(found.items())}}, indent=0)
-        tmp = out.with_name(out.name + ".tmp")
-        data = (text + "\n").encode("utf-8")
-        tmp.write_bytes(gzip.compress(data, mtime=0) if out.suffix == ".gz" else data)
-        tmp.replace(out)
-
-    for size in sizes:
-        if size not in table:
-            raise ValueError(f"no solved openings for {size}x{size}: run `boardai book hex "
-                             f"--sizes {size}` first")
-        entries = found.setdefault(size, {})
-        unsolved[size] = 0
-        for stones in range(1, depth + 1):
-            todo = [p for p in _book_positions(size, table[size], stones, entries)
-                    if p not in entries]
-            unsolved[size] += _solve_book_positions(size, todo, entries, time_limit, progress,
-                                                    checkpoint_every, save)
-        save()
-    global _REPLIES
-    _REPLIES = None
-    return unsolved
-
-
-def _named_entries(names, entries: dict[tuple[int, ...], int | None]) -> dict[str, str | None]:
-    """Book entries with cells written as move names (one board names them all)."""
-    return {" ".join(names.move_name(c) for c in key):
-            (None if mv is None else names.move_name(mv)) for key, mv in sorted(entries.items())}
-
-
-def _solve_book_positions(size, todo, entries, time_limit, progress, checkpoint_every,
-                          save) -> int:
-    """Solve ``todo`` into ``entries``; the number left unsolved."""
-    from boardai.games.hex.board import HexBoard
-    total = len(todo) + len(entries)
-    unsolved = 0
-    for i, cells in enumerate(todo):
-        board = HexBoard.from_moves(list(cells), size)
-        t0 = time.perf_counter()
-        answer = engine_move(board, time_limit)
-        seconds = time.perf_counter() - t0
-        if answer is None:
-            unsolved += 1
-            move = "unsolved"
-        else:
-            move_cell, info = answer
-            wins = info["winner"] == _colour(int(board.turn))
-            entries[cells] = move_cell if wins else None
-            move = board.move_name(move_cell) if wins else None
-        if progress is not None:
-            progress(len(entries), total, " ".join(board.move_name(c) for c in cells), move,
-                     seconds)
-        if (i + 1) % checkpoint_every == 0:
-            save()
-    return unsolved
