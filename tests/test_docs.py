@@ -99,7 +99,7 @@ def test_the_mcts_tree_widths_in_the_docs_are_the_kernels():
     for text in ((ROOT / "docs" / "architecture.md").read_text(), kernel.__doc__):
         assert [int(n) for n in re.findall(r"ints\[M, (\d+)\]", text)] == [ints.shape[1]]
         assert [int(n) for n in re.findall(r"flts\[M, (\d+)\]", text)] == [flts.shape[1]]
-    assert flts.shape[1] == kernel.NF == 7
+    assert flts.shape[1] == kernel.NF == 8
     assert f"meta[{meta.shape[0]}]" in kernel.__doc__
 
 

@@ -22,6 +22,10 @@ class MctsDefaults:
     needs for the tree knowledge (0 off).  ``patterns``, ``local``: the weights of the learned
     move patterns' priors and of the playouts' local answers (0 off).  ``playouts``: the game's
     playout switches (its description's ``playout_switches``) that are on; the others are off.
+    ``net``: the network whose priors guide the tree (``off``, ``auto``: the one shipped for
+    the board's size, or a shipped network's name) on square boards of the sizes in
+    ``net_sizes`` (empty: every size); ``net_visits``, ``prior_weight``: the visits at which a
+    node asks the network, and the progressive-bias constant of its priors (``network.py``).
     """
 
     rave: bool = False
@@ -31,6 +35,10 @@ class MctsDefaults:
     patterns: float = 0.0
     local: float = 0.0
     playouts: frozenset[str] = field(default_factory=frozenset)
+    net: str = "off"
+    net_sizes: frozenset[int] = field(default_factory=frozenset)
+    net_visits: int = 40
+    prior_weight: float = 1.0
 
 
 PLAIN = MctsDefaults()

@@ -11,7 +11,9 @@ the solver works on the root too: on one thread first, for the share S of the mo
 threads or more on one of them, beside the trees, for the whole move.  A proven win is played at
 once (the trees stop); otherwise the trees' move stands (``root_solver.py``).  With ``mustplay``
 the game's solver player's knowledge of a node's position prunes and proves the tree
-(``knowledge.py``).  Both talk to the solver through ``solvers.base.SolverPlayer``.
+(``knowledge.py``).  Both talk to the solver through ``solvers.base.SolverPlayer``.  With
+``net`` a network's policy becomes the priors of the nodes that reach ``net_visits`` visits,
+evaluated in batches between slices (``network.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from boardai import solvers
 from boardai.engines.mcts import kernel as MK
 from boardai.engines.mcts.defaults import defaults_for
 from boardai.engines.mcts.knowledge import KNOWLEDGE_SLICE_SIMS, TreeKnowledge, play_on_when_lost
+from boardai.engines.mcts.network import NetPriors, parse_net, shipped_path
 from boardai.engines.mcts.root_solver import RootSolver, root_solver
 from boardai.engines.base import (
     Engine, Limit, MoveInfo, Option, PlayResult, Stopwatch, parse_bool, seed_option, threads_option,
@@ -45,6 +48,7 @@ MAX_MEMORY_MB = 65536    # 64 GiB; node indices are int32, so at most 2**31 node
 NO_KNOWLEDGE = np.empty(0, dtype=np.float64)
 NO_FILLS = np.zeros((1, 0), dtype=np.int64)       # run_simulations without fills
 NO_FILL_OF = np.zeros(0, dtype=np.int32)
+NO_QUEUE = np.zeros(0, dtype=np.int64)             # run_simulations without a network
 
 
 @dataclass
@@ -62,6 +66,12 @@ class _Tree:
     fill_of: np.ndarray = field(default_factory=lambda: NO_FILL_OF)  # nodes (row 0 unused), and
                                                                      # each node's row (0: none)
     fill_count: int = 1
+    queue_states: np.ndarray = field(default_factory=lambda: NO_FILLS)   # net=: positions
+    queue_nodes: np.ndarray = field(default_factory=lambda: NO_QUEUE)    # waiting, their nodes
+
+    def swapped(self, a: int, b: int) -> None:
+        """Rows ``a`` and ``b`` traded places (the tree knowledge): so do their queue entries."""
+        NetPriors.swapped(self, a, b)
 
     def forget_fills(self) -> None:
         """The node numbers change (a new or compacted tree): the fill-ins go."""
@@ -160,6 +170,25 @@ class MctsEngine(Engine):
                    f"{g.name} {defaults_for(g.name).local:g}"
                    for g in all_games().values()) + ")",
                min=0, max=1e6),
+        Option("net", parse_net, None, "a network's policy as the priors of the tree's busy "
+               "nodes (as MoHex-CNN): auto (the network shipped for the board's game and size, "
+               "none: plain search, the info says so), off, a shipped network's name or a .npz "
+               "file; each node is evaluated once, when it reaches net_visits visits, in batches "
+               "between slices (default: the game's, " + ", ".join(
+                   f"{g.name} {defaults_for(g.name).net}" + (
+                       " on " + "/".join(f"{n}x{n}" for n in sorted(defaults_for(g.name).net_sizes))
+                       if defaults_for(g.name).net != "off" and defaults_for(g.name).net_sizes
+                       else "")
+                   for g in all_games().values()) + ")", what="auto, off, a network name or file"),
+        Option("net_visits", int, None, "with net: the visits at which a node's position is "
+               "evaluated (at least expand + 1; default: the game's, " + ", ".join(
+                   f"{g.name} {defaults_for(g.name).net_visits}"
+                   for g in all_games().values()) + ")", min=1, max=10**9),
+        Option("prior_weight", float, None, "with net: the progressive-bias constant of the "
+               "network's priors (prior_weight * prior / sqrt(visits + 1) in selection; the "
+               "patterns' priors, if on, serve until the network's arrive; default: the game's, "
+               + ", ".join(f"{g.name} {defaults_for(g.name).prior_weight:g}"
+                           for g in all_games().values()) + ")", min=0, max=1e6),
         Option("mustplay", int, None, "H-search knowledge in the tree, where the game's solver "
                "module offers it (Hex, boards up to 128 cells): at the root before searching "
                "and at every node that reaches this many visits, the moves outside the "
@@ -188,6 +217,12 @@ class MctsEngine(Engine):
         Option("verbose", parse_bool, False, "print a search summary on stderr"),
     )
 
+    @classmethod
+    def reads_local_files(cls, options: dict[str, str]) -> bool:
+        """``net=`` given as a path reads a file of this machine (a shipped name does not)."""
+        text = options.get("net")
+        return text is not None and text not in ("auto", "off") and shipped_path(text) is None
+
     def __init__(self, **opts):
         super().__init__(**opts)
         self.threads = int(opts.get("threads") or 1)
@@ -203,6 +238,8 @@ class MctsEngine(Engine):
         self._prior_table = NO_KNOWLEDGE
         self._knowledge = TreeKnowledge(self._solver_player, self.opts)   # mustplay= (knowledge.py)
         self._mustplay = 0                     # this move's knowledge threshold (0: off)
+        self._net = NetPriors(opts.get("net"))   # net= (network.py)
+        self._use_patterns = False             # this move: the pattern priors are on
         self.last_stats: dict = {}
 
     # --- trees --------------------------------------------------------------------------
@@ -264,6 +301,14 @@ class MctsEngine(Engine):
         local = self.opts.get("local")
         if local is None:
             local = defaults.local
+        self._use_patterns = patterns > 0 and game.move_patterns is not None
+        net_visits = 0.0
+        if self._net.network is not None:
+            weight = self.opts.get("prior_weight")
+            patterns = defaults.prior_weight if weight is None else weight
+            visits = self.opts.get("net_visits")
+            net_visits = float(max(defaults.net_visits if visits is None else visits,
+                                   int(self.opts.get("expand") or 2) + 1))
         switches = {sw.option: sw.option in defaults.playouts if self.opts.get(sw.option) is None
                     else self.opts[sw.option] for sw in game.playout_switches}
         return np.array([c, 1.0 if rave else 0.0, float(self.opts.get("rave_bias") or 0.0),
@@ -271,8 +316,10 @@ class MctsEngine(Engine):
                          1.0 if self.opts.get("checks", True) else 0.0,
                          float(game.playout_policy(switches)),
                          1.0 if self._forks(board) else 0.0,
-                         float(patterns) if game.move_patterns is not None else 0.0,
-                         float(local) if game.move_patterns is not None else 0.0])
+                         float(patterns) if game.move_patterns is not None or net_visits
+                         else 0.0,
+                         float(local) if game.move_patterns is not None else 0.0,
+                         net_visits])
 
     def _mustplay_visits(self, board: Board) -> int:
         """Visits a node needs for the tree knowledge (``mustplay``; the game's default), 0 off.
@@ -282,14 +329,36 @@ class MctsEngine(Engine):
         visits = self.opts.get("mustplay")
         return int(defaults_for(board.game_name).mustplay if visits is None else visits)
 
-    @staticmethod
-    def _pattern_table(board: Board, params: np.ndarray) -> np.ndarray:
+    def _pattern_table(self, board: Board, params: np.ndarray) -> np.ndarray:
         """The game's learned move weights when the priors or the local playouts are on (else
         an empty table)."""
         game = game_of(board)
-        if (params[MK.P_BIAS] > 0.0 or params[MK.P_LOCAL] > 0.0) and game.move_patterns is not None:
+        if (self._use_patterns or params[MK.P_LOCAL] > 0.0) and game.move_patterns is not None:
             return game.move_patterns.table()
         return NO_KNOWLEDGE
+
+    def _net_default(self, board: Board) -> str:
+        """The game's default network for this board (``off`` outside its ``net_sizes``)."""
+        defaults = defaults_for(board.game_name)
+        if defaults.net_sizes and not (board.width == board.height
+                                       and board.width in defaults.net_sizes):
+            return "off"
+        return defaults.net
+
+    def _net_root(self, tree: _Tree, state: np.ndarray, params: np.ndarray,
+                  deadline: float | None) -> None:
+        """The root's network priors, before the first slice (once per node)."""
+        if not MK.expand_root(tree.ints, tree.flts, tree.meta, state, params, self._prior_table):
+            return
+        root = tree.root
+        if tree.flts[root, MK.NET] == 0.0 and tree.ints[root, MK.NCHILD] > 1 \
+                and tree.meta[MK.QUEUED] < tree.queue_nodes.shape[0]:
+            q = int(tree.meta[MK.QUEUED])
+            tree.queue_states[q, :] = state
+            tree.queue_nodes[q] = root
+            tree.flts[root, MK.NET] = 1.0
+            tree.meta[MK.QUEUED] = q + 1
+        self._net.flush(tree, deadline)
 
     def _forks(self, board: Board) -> bool:
         """Fork checks at expansion: the ``forks`` option (never without ``checks``)."""
@@ -305,10 +374,12 @@ class MctsEngine(Engine):
         ``INFO_EVERY`` seconds."""
         stop = self.stop if stop is None else stop
         mustplay_visits = self._mustplay
-        if deadline is None and report is None and stop is None and not mustplay_visits:
+        net = self._net.network is not None
+        if deadline is None and report is None and stop is None and not mustplay_visits \
+                and not net:
             return MK.run_simulations(tree.ints, tree.flts, tree.meta, state, sims, tree.rng, params,
                                       self._tables, self._prior_table, tree.fills,
-                                      tree.fill_of)
+                                      tree.fill_of, tree.queue_states, tree.queue_nodes)
         done = deepest = 0
         batch = 16
         budget = Budget(sims, deadline, stop, report, self.INFO_EVERY)
@@ -318,7 +389,7 @@ class MctsEngine(Engine):
                 batch = min(batch, sims - done)
             n, d = MK.run_simulations(tree.ints, tree.flts, tree.meta, state, batch, tree.rng, params,
                                       self._tables, self._prior_table, tree.fills,
-                                      tree.fill_of)
+                                      tree.fill_of, tree.queue_states, tree.queue_nodes)
             done += n
             deepest = max(deepest, d)
             if n < batch:        # root solved
@@ -327,9 +398,11 @@ class MctsEngine(Engine):
                     continue
                 break
             took = max(time.perf_counter() - now, 1e-6)
+            if net:
+                self._net.flush(tree, deadline)
             if mustplay_visits:
                 self._knowledge.grow(tree, mustplay_visits, deadline)
-            if deadline is None and mustplay_visits:
+            if deadline is None and (mustplay_visits or net):
                 # the knowledge is asked between slices: slices of a fixed size keep a sims=
                 # search reproducible (a size from the clock would move the knowledge's calls)
                 batch = min(batch * 4, KNOWLEDGE_SLICE_SIMS)
@@ -337,6 +410,8 @@ class MctsEngine(Engine):
                 left = SLICE_S if deadline is None else \
                     max(0.0, deadline - time.perf_counter()) * 0.5
                 batch = int(max(1, min(batch * 4, min(SLICE_S, left) / (took / n))))
+        if net:
+            self._net.forget(tree)
         return done, deepest
 
     def search(self, board: Board, limit: Limit | None = None) -> PlayResult:
@@ -346,6 +421,7 @@ class MctsEngine(Engine):
         self._mustplay = self._mustplay_visits(board)
         if self._mustplay:
             self._knowledge.load(board)                       # and the H-search
+        self._net.choose(board, self._net_default(board))     # and the network
         clock = Stopwatch()
         sims = limit.sims            # both may be set: whichever runs out first ends the search
         seconds = limit.time if limit.time is not None else (None if sims else DEFAULT_TIME)
@@ -354,6 +430,9 @@ class MctsEngine(Engine):
         for tree in trees:
             self._prepare(tree, board)
             tree.knowledge_calls, tree.knowledge_s = 0, 0.0
+            if tree.queue_nodes.shape[0] != self._net.queue_size() \
+                    or tree.queue_states.shape[1] != board.state.shape[0]:
+                tree.queue_states, tree.queue_nodes = self._net.queue(board.state)
         state = board.state.copy()
         params = self._params(board)
         self._prior_table = self._pattern_table(board, params)     # read by the trees' threads
@@ -371,6 +450,9 @@ class MctsEngine(Engine):
                 if MK.expand_root(tree.ints, tree.flts, tree.meta, state, params,
                                   self._prior_table):
                     self._knowledge.prove(tree, tree.root, board, answer)
+        if self._net.network is not None:
+            for tree in trees:
+                self._net_root(tree, state, params, deadline)
         beside = solver if self.threads > 1 else None      # the solver's own thread
         if solver is not None and beside is None:
             proof = solver.run(board, clock.start + seconds * solver.share)
@@ -497,6 +579,11 @@ class MctsEngine(Engine):
         if self._mustplay:       # the tree knowledge's share of the move
             result.info["knowledge_calls"] = sum(t.knowledge_calls for t in trees)
             result.info["knowledge_s"] = round(sum(t.knowledge_s for t in trees), 4)
+        if self._net.note:       # the network's: which one (or why none), its share of the move
+            result.info["net"] = self._net.note
+            if self._net.network is not None:
+                result.info["net_evals"] = self._net.evals
+                result.info["net_s"] = round(self._net.seconds, 4)
         if not final:
             return result
         if resign:
@@ -508,11 +595,17 @@ class MctsEngine(Engine):
                   f"nodes {result.info['tree_nodes']}, pv {' '.join(pv)}"
                   + (f", knowledge {result.info['knowledge_calls']} positions in "
                      f"{result.info['knowledge_s']:.3f} s" if "knowledge_s" in result.info
-                     else ""), file=sys.stderr)
+                     else "")
+                  + (f", net {result.info['net']}" if "net" in result.info else "")
+                  + (f" ({result.info['net_evals']} positions in {result.info['net_s']:.3f} s)"
+                     if "net_evals" in result.info else ""), file=sys.stderr)
         return result
 
     def _prior(self, tree: _Tree, child: int) -> float | None:
-        """A root child's prior probability, for trees that keep one (PUCT); None here."""
+        """A root child's prior probability: the network's once the root has it (``net``),
+        else None."""
+        if tree.flts[tree.root, MK.NET] == 2.0:
+            return float(tree.flts[child, MK.PRIOR])
         return None
 
     def _pv(self, tree: _Tree, board: Board, best: int) -> list[str]:
@@ -590,9 +683,11 @@ def _load_kernels(board: Board) -> None:
         return
     ints, flts, meta = MK.new_tree(64)
     state = board.state.copy()
-    params = np.array([0.7, 0.0, 0.0, 2.0, 1.0, 0.0, 0.0, 0.0, 0.0])   # N_PARAMS entries
+    params = np.array([0.7, 0.0, 0.0, 2.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0])   # N_PARAMS entries
     MK.run_simulations(ints, flts, meta, state, 0, new_rng(0), params, MK.new_tables(),
-                       NO_KNOWLEDGE, NO_FILLS, NO_FILL_OF)
+                       NO_KNOWLEDGE, NO_FILLS, NO_FILL_OF, np.zeros((0, state.shape[0]),
+                                                                   dtype=np.int64), NO_QUEUE)
+    MK.write_priors(ints, flts, NO_QUEUE, 0, np.zeros((1, int(board.num_actions))))
     MK.expand_root(ints, flts, meta, state, params, NO_KNOWLEDGE)
     MK.compact_tree(ints, flts, meta, *MK.new_tree(64)[:2])
     _KERNELS_LOADED = True

@@ -66,9 +66,11 @@ class GuidedMcts(MctsEngine):
     name = "guided-mcts"
     summary = "MCTS with PUCT selection, priors and values from an evaluator (the nn engine's search)"
     options = tuple(o for o in MctsEngine.options
-                    # the tree knowledge (mustplay, inferior) runs in the plain tree only
+                    # the tree knowledge (mustplay, inferior) and the network's priors in the
+                    # plain tree (net) run in the plain tree only
                     if o.name not in ("c", "rave", "rave_bias", "expand", "threads", "mustplay",
-                                      "inferior", "reversible")) + (
+                                      "inferior", "reversible", "net", "net_visits",
+                                      "prior_weight")) + (
         Option("c_puct", float, 1.5, "PUCT exploration constant", min=0, max=100),
         Option("fpu", float, 0.25, "first-play urgency: an unvisited move's value is its "
                "parent's minus this", min=0, max=1),
@@ -147,6 +149,10 @@ class GuidedMcts(MctsEngine):
     def _mustplay_visits(self, board: Board) -> int:
         """No tree knowledge: the PUCT tree grows its children from the evaluator's priors."""
         return 0
+
+    def _net_default(self, board: Board) -> str:
+        """No network priors in the plain tree's way: the evaluator gives them."""
+        return "off"
 
     def _prior(self, tree: _Tree, child: int) -> float | None:
         return float(tree.flts[child, puct.PRIOR])

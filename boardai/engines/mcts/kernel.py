@@ -7,13 +7,16 @@ positions are never stored: a simulation replays moves from the root)::
     ints[M, 5]  int32    PARENT, MOVE (move leading here), CHILD (first child, children are
                          contiguous), NCHILD, PROOF (+1: the player who moved here wins with
                          perfect play, -1: loses, 0: unknown)
-    flts[M, 7]  float64  VISITS, WINS (for the player who moved here; a draw counts 1/2),
+    flts[M, 8]  float64  VISITS, WINS (for the player who moved here; a draw counts 1/2),
                          AMAF_N, AMAF_W (all-moves-as-first statistics of this move, RAVE),
                          Q (cached exploitation value: mean, blended with AMAF under RAVE;
                          1e9 until first seen, so every child is tried once), ISQ (1/sqrt(visits)),
                          PRIOR (the move's prior probability: learned patterns here, the
-                         network's policy in a PUCT tree; 0 when there is none)
-    meta[4]     int64    USED nodes, ROOT index, FULL flag (expansion refused: memory cap)
+                         network's policy in a PUCT tree; 0 when there is none), NET (the
+                         network's priors for this node's children: 0 not asked, 1 queued,
+                         2 written)
+    meta[4]     int64    USED nodes, ROOT index, FULL flag (expansion refused: memory cap),
+                         QUEUED (nodes waiting in the network's queue)
 
 ``params`` (float64): C (UCT exploration), RAVE (0/1), RAVE_BIAS (b in beta = n_amaf / (n_amaf +
 n + n*n_amaf*b)), EXPAND (visits a leaf needs before it grows children), CHECKS (0/1: look for
@@ -21,13 +24,21 @@ one-move wins and must-blocks when expanding), POLICY (the game's own playout po
 ``playout_policy``: 0 uniform; its description's ``playout_switches`` name the others), FORKS
 (with CHECKS: a move making two threats is the only child), BIAS (the progressive-bias constant
 of the learned priors; 0 off), LOCAL (the weight of the learned patterns in the playouts'
-answers to the last move, ``playout_policy``'s ``local``; 0 off).  ``knowledge`` serves both.
+answers to the last move, ``playout_policy``'s ``local``; 0 off), NET (the visits at which a
+node's position joins the network's queue; 0 off).  ``knowledge`` serves both.
 
 Priors (as MoHex 2.0): when a node grows its children and BIAS > 0, the game's ``move_weights``
 hook weighs them from ``knowledge`` (its learned table; empty: none), and each child's PRIOR is
 its weight over the sum of its siblings' (the chance the pattern model gives it of being the
 move chosen).  Selection adds ``BIAS * PRIOR / sqrt(visits + 1)`` to a child's value: the likely
 moves are tried first, and the term fades as real visits come in.
+
+Network priors (as MoHex-CNN): with NET > 0, a node with two children or more whose simulation
+passes it with NET - 1 visits already (so it reaches NET) gets its position copied into the
+queue (``queue_states[i]``, ``queue_nodes[i]``, ``meta[QUEUED]`` of them, each node once: its
+NET column says so) and the simulations go on; between slices the engine evaluates the queue in
+one batch and ``write_priors`` puts the network's policy into the children's PRIOR, where the
+same progressive bias reads it.  A full queue takes no more nodes (they join on a later visit).
 """
 
 from __future__ import annotations
@@ -43,13 +54,13 @@ from boardai.games.kernel import (
 from boardai.games.layout import DRAW, NO_WINNER, NUM_ACTIONS, PLY, WINNER
 
 PARENT, MOVE, CHILD, NCHILD, PROOF = 0, 1, 2, 3, 4
-VISITS, WINS, AMAF_N, AMAF_W, Q, ISQ, PRIOR = 0, 1, 2, 3, 4, 5, 6
-NF = 7
+VISITS, WINS, AMAF_N, AMAF_W, Q, ISQ, PRIOR, NET = 0, 1, 2, 3, 4, 5, 6, 7
+NF = 8
 UNSEEN = 1e9
 PRIOR_AMAF_N = 8.0        # with priors: each child's starting AMAF samples (at 1/2), as MoHex 2.0
-USED, ROOT, FULL = 0, 1, 2
-P_C, P_RAVE, P_RAVE_BIAS, P_EXPAND, P_CHECKS, P_POLICY, P_FORKS, P_BIAS, P_LOCAL = range(9)
-N_PARAMS = 9
+USED, ROOT, FULL, QUEUED = 0, 1, 2, 3
+P_C, P_RAVE, P_RAVE_BIAS, P_EXPAND, P_CHECKS, P_POLICY, P_FORKS, P_BIAS, P_LOCAL, P_NET = range(10)
+N_PARAMS = 10
 TABLE_SIZE = 1 << 16
 
 
@@ -81,6 +92,7 @@ def reset_tree(ints, flts, meta):
     meta[USED] = 1
     meta[ROOT] = 0
     meta[FULL] = 0
+    meta[QUEUED] = 0
 
 
 @njit(cache=True, nogil=True)
@@ -92,6 +104,7 @@ def _clear_stats(flts, i):
     flts[i, Q] = UNSEEN
     flts[i, ISQ] = 1.0
     flts[i, PRIOR] = 0.0
+    flts[i, NET] = 0.0
 
 
 @njit(cache=True, nogil=True)
@@ -343,7 +356,7 @@ def _select(ints, flts, node, params, tables):
 
 @njit(cache=True, nogil=True)
 def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal, tables,
-              knowledge, fills, fill_of):
+              knowledge, fills, fill_of, queue_states, queue_nodes):
     root = meta[ROOT]
     copy_position(root_state, st)
     s0 = root_state[PLY] & 1
@@ -353,6 +366,8 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
     result = -1
     marked = fill_of.shape[0] > 0
     fill_row = fill_of[root] if marked else 0
+    net_at = params[P_NET] - 1.0
+    queue_cap = queue_nodes.shape[0]
     while True:
         if ints[node, NCHILD] == 0:
             if st[WINNER] != NO_WINNER:
@@ -362,6 +377,13 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
                 break
             if not _expand(ints, flts, meta, node, st, legal, params, knowledge):
                 break
+        if net_at >= 0.0 and flts[node, NET] == 0.0 and flts[node, VISITS] >= net_at \
+                and ints[node, NCHILD] > 1 and meta[QUEUED] < queue_cap:
+            q = meta[QUEUED]
+            copy_position(st, queue_states[q])
+            queue_nodes[q] = node
+            meta[QUEUED] = q + 1
+            flts[node, NET] = 1.0
         child = _select(ints, flts, node, params, tables)
         apply_move(st, np.int64(ints[child, MOVE]))     # one specialisation: int64 moves
         depth += 1
@@ -416,13 +438,14 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
 
 @njit(cache=True, nogil=True)
 def run_simulations(ints, flts, meta, root_state, count, rng, params, tables, knowledge, fills,
-                    fill_of):
+                    fill_of, queue_states, queue_nodes):
     """Run up to ``count`` simulations from ``root_state``; stops early once the root is solved.
     ``knowledge``: the game's learned move weights for the priors (empty: none).  ``fills``
     (rows of cells, ``playout_policy``'s ``fill``; row 0 unused) and ``fill_of`` (per node,
     its row, 0 none; empty: no fills at all): the cells of a node's position that make no
     difference to its result, found by the tree knowledge; a playout starts with those of the
-    deepest such node on its path, where they are still empty.
+    deepest such node on its path, where they are still empty.  ``queue_states``,
+    ``queue_nodes``: the network's queue (see the module's text; empty: none).
 
     Returns (simulations done, deepest path seen).
     """
@@ -438,11 +461,28 @@ def run_simulations(ints, flts, meta, root_state, count, rng, params, tables, kn
         if ints[root, PROOF] != 0:
             break
         d = _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal, tables,
-                      knowledge, fills, fill_of)
+                      knowledge, fills, fill_of, queue_states, queue_nodes)
         if d > deepest:
             deepest = d
         done += 1
     return done, deepest
+
+
+@njit(cache=True, nogil=True)
+def write_priors(ints, flts, nodes, count, priors):
+    """The network's policy ``priors[i]`` (over the moves) for the children of ``nodes[i]``,
+    ``i < count``: each child's PRIOR is its move's share of the children's total (uniform when
+    the network gives them nothing), and the node is marked done (NET 2)."""
+    for i in range(count):
+        node = nodes[i]
+        first = ints[node, CHILD]
+        k = ints[node, NCHILD]
+        total = 0.0
+        for ch in range(first, first + k):
+            total += priors[i, ints[ch, MOVE]]
+        for ch in range(first, first + k):
+            flts[ch, PRIOR] = priors[i, ints[ch, MOVE]] / total if total > 0.0 else 1.0 / k
+        flts[node, NET] = 2.0
 
 
 @njit(cache=True, nogil=True)

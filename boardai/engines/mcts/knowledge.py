@@ -148,6 +148,7 @@ class TreeKnowledge:
                 tree.known ^= {a, b}
             if tree.fill_of.shape[0]:
                 tree.fill_of[a], tree.fill_of[b] = tree.fill_of[b], tree.fill_of[a]
+            tree.swapped(a, b)                               # the network's queue (net=)
 
 
 def play_on_when_lost(tree) -> bool:

@@ -1,0 +1,166 @@
+"""``mcts``'s network priors (``net``, ``net_visits``, ``prior_weight``; engines/mcts/network.py):
+the network's policy reaches the tree's PRIOR column and steers the search, each busy node is
+evaluated once, bad or mismatched network files are refused in one line, and without a shipped
+network the engine plays on plainly and says so."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boardai.engines.base import EngineUnavailable, Limit
+from boardai.engines.mcts import kernel as MK
+from boardai.engines.mcts.network import NetPriors
+from boardai.engines.registry import make_engine
+from boardai.games import get_game
+from boardai.nn import features, model
+
+
+def planted_network(path, game: str = "hex", planes: int = features.PLANES):
+    """A network whose policy puts (almost) all its weight on the top-left cell (a1) of any
+    board: the stem's first channel is 1/2 only where the taps above and left of a cell are off
+    the board, the residual blocks pass it through, and the policy head turns it into a logit
+    of 20 there and 0 elsewhere."""
+    net = model.random_init(model.Config(game, channels=8, blocks=1, planes=planes), seed=3)
+    w = {k: np.zeros_like(v) for k, v in net.weights.items()}
+    ones = 4                                     # the input plane of ones
+    for dy in range(3):
+        for dx in range(3):
+            if dy == 0 or dx == 0:               # a tap above or to the left
+                w["stem.w"][(dy * 3 + dx) * planes + ones, 0] = -1.0
+    w["stem.b"][0] = 0.5
+    w["policy.conv.w"][0, 0] = 40.0
+    w["policy.cell.w"][0, 0] = 1.0
+    planted = model.Network(net.config, w)
+    planted.save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    return planted_network(tmp_path_factory.mktemp("net") / "planted.npz")
+
+
+def test_the_planted_network_prefers_a1(planted):
+    board = get_game("hex").new_board(5)
+    priors, _ = model.load(planted).policy_value(board.state[None, :])
+    assert priors[0].argmax() == board.parse_move("a1") and priors[0].max() > 0.99
+
+
+def test_the_networks_priors_reach_the_tree_and_steer_it(planted):
+    board = get_game("hex").new_board(5)
+    a1 = board.parse_move("a1")
+    plain = make_engine("mcts:seed=3,mustplay=0").play(board, Limit(sims=3000))
+    assert max(plain.moves, key=lambda m: m.visits).move != a1
+    engine = make_engine(f"mcts:seed=3,mustplay=0,net={planted},net_visits=3,prior_weight=50")
+    result = engine.play(board, Limit(sims=3000))
+    by_move = {m.move: m for m in result.moves}
+    assert by_move[a1].prior > 0.99                      # the root's priors are the network's
+    assert max(result.moves, key=lambda m: m.visits).move == a1
+    assert result.info["net"] == str(planted) and result.info["net_evals"] > 1
+    # every node evaluated is marked done, and no other node is (each once)
+    tree = engine._trees[0]
+    used = int(tree.meta[MK.USED])
+    assert int((tree.flts[:used, MK.NET] == 2.0).sum()) == result.info["net_evals"]
+    assert int((tree.flts[:used, MK.NET] == 1.0).sum()) == 0     # nothing left queued
+
+
+def test_a_sims_search_with_the_network_is_reproducible(planted):
+    board = get_game("hex").new_board(6)
+    board.push(board.parse_move("c3"))
+    spec = f"mcts:seed=5,net={planted},net_visits=5"
+    a = make_engine(spec).play(board, Limit(sims=1500))
+    b = make_engine(spec).play(board, Limit(sims=1500))
+    assert a.move == b.move
+    assert [(m.move, m.visits) for m in a.moves] == [(m.move, m.visits) for m in b.moves]
+
+
+def test_a_timed_search_with_the_network(planted):
+    board = get_game("hex").new_board(7)
+    result = make_engine(f"mcts:net={planted},net_visits=4,solver=0").play(board, Limit(time=0.3))
+    assert result.info["net_evals"] > 0 and result.info["sims"] > 0
+
+
+def test_queue_entries_follow_rows_the_knowledge_exchanges():
+    class Tree:
+        meta = np.zeros(4, dtype=np.int64)
+        queue_nodes = np.array([7, 9, 4, 0], dtype=np.int64)
+    tree = Tree()
+    tree.meta[MK.QUEUED] = 3
+    NetPriors.swapped(tree, 9, 4)
+    assert tree.queue_nodes.tolist() == [7, 4, 9, 0]
+    NetPriors.swapped(tree, 0, 7)                     # row 0 is not queued (past QUEUED)
+    assert tree.queue_nodes.tolist() == [0, 4, 9, 0]
+
+
+# --- refused files, and the plain fallback -------------------------------------------------
+def test_a_corrupt_network_file_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "corrupt.npz"
+    path.write_bytes(b"PK\x03\x04" + bytes(range(256)) * 4)
+    with pytest.raises(EngineUnavailable) as err:
+        make_engine(f"mcts:net={path}")
+    text = str(err.value)
+    assert "\n" not in text and text.startswith(f"net={path}: not a network file")
+
+
+def test_a_missing_network_file_is_a_bad_option():
+    with pytest.raises(ValueError, match="no network"):
+        make_engine("mcts:net=/no/such/file.npz")
+
+
+def test_a_network_of_another_game_is_refused(tmp_path):
+    path = tmp_path / "c4.npz"
+    model.random_init(model.Config("connect4", channels=4, blocks=1)).save(path)
+    engine = make_engine(f"mcts:net={path}")
+    with pytest.raises(EngineUnavailable, match="plays connect4, not hex") as err:
+        engine.play(get_game("hex").new_board(5), Limit(sims=10))
+    assert "\n" not in str(err.value)
+
+
+def test_a_network_of_other_input_planes_is_refused(tmp_path):
+    path = planted_network(tmp_path / "planes.npz", planes=features.PLANES + 1)
+    engine = make_engine(f"mcts:net={path}")
+    with pytest.raises(EngineUnavailable, match=f"reads {features.PLANES + 1} input planes"):
+        engine.play(get_game("hex").new_board(5), Limit(sims=10))
+
+
+def test_a_network_for_another_board_size_is_refused(tmp_path):
+    net = model.random_init(model.Config("hex", channels=4, blocks=1))
+    net.about = {"size": 9}
+    net.save(tmp_path / "nine.npz")
+    engine = make_engine(f"mcts:net={tmp_path / 'nine.npz'}")
+    with pytest.raises(EngineUnavailable, match="for 9x9 boards, not 7x7"):
+        engine.play(get_game("hex").new_board(7), Limit(sims=10))
+
+
+def test_auto_without_a_shipped_network_plays_plainly_and_says_so():
+    board = get_game("hex").new_board(6)
+    result = make_engine("mcts:net=auto,seed=1").play(board, Limit(sims=300))
+    assert result.info["net"] == "none shipped for hex 6x6: playing without"
+    assert "net_evals" not in result.info and board.is_legal(result.move)
+
+
+def test_auto_takes_the_shipped_network_of_the_size():
+    board = get_game("hex").new_board(9)
+    result = make_engine("mcts:net=auto,seed=1,mustplay=0").play(board, Limit(sims=400))
+    assert result.info["net"].startswith("hex-9x9")
+
+
+def test_net_off_leaves_the_search_as_it_was():
+    board = get_game("hex").new_board(5)
+    a = make_engine("mcts:seed=2,net=off").play(board, Limit(sims=800))
+    b = make_engine("mcts:seed=2").play(board, Limit(sims=800))
+    assert "net" not in a.info
+    assert [(m.move, m.visits) for m in a.moves] == [(m.move, m.visits) for m in b.moves]
+
+
+def test_the_cli_refuses_a_corrupt_network_in_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from boardai.cli import main
+    path = tmp_path / "corrupt.npz"
+    path.write_bytes(b"PK\x03\x04" + bytes(range(256)) * 4)
+    result = CliRunner().invoke(main, ["analyse", "--engine", f"mcts:net={path}"])
+    assert result.exit_code == 1, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and "not a network file" in errors[0], result.output
