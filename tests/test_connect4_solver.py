@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -291,6 +292,74 @@ def test_small_book_agrees_with_search(tmp_path):
         for board in rng.sample(sample, min(6, len(sample))):
             assert again.get(board) == book.get(board) == solver.solve(board)
     assert not (tmp_path / "new-dir" / "book.npz.partial").exists()
+
+
+def _same_book(a: Book, b: Book) -> bool:
+    return (a.keys.tolist() == b.keys.tolist() and a.scores.tolist() == b.scores.tolist()
+            and a.moves.tolist() == b.moves.tolist() and (a.width, a.height, a.depth, a.lines_ply)
+            == (b.width, b.height, b.depth, b.lines_ply))
+
+
+def test_interrupted_book_build_resumes_to_the_same_book(tmp_path):
+    """A build stopped part-way keeps what it solved in <out>.partial; run again (here with two
+    worker processes) it solves only the rest and writes the book an uninterrupted build
+    writes, which also survives a save and load unchanged."""
+    whole = build_book(3, tmp_path / "whole.npz", width=5, height=4, tt_bits=16)
+    out = tmp_path / "book.npz"
+    seen = []
+
+    def stop_after_ten(done, total):
+        seen.append(done)
+        if done >= 10:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build_book(3, out, width=5, height=4, tt_bits=16, progress=stop_after_ten)
+    partial = tmp_path / "book.npz.partial"
+    assert partial.exists() and not out.exists()
+    with np.load(partial) as z:
+        assert len(z["keys"]) == 10
+    resumed_from = []
+    book = build_book(3, out, width=5, height=4, tt_bits=16, jobs=2,
+                      progress=lambda done, total: resumed_from.append(done))
+    assert resumed_from[0] == 10 and resumed_from[-1] == len(positions_at(3, 5, 4))
+    assert _same_book(book, whole) and _same_book(Book.load(out), whole)
+    assert not partial.exists()
+
+
+def test_deeper_book_keeps_the_engine_lines_of_the_book_before(tmp_path):
+    out = tmp_path / "book.npz"
+    build_book(1, out, width=5, height=4, tt_bits=16)
+    lines = build_lines(4, out, tt_bits=16)
+    deeper = build_book(2, out, width=5, height=4, tt_bits=16, base=lines)
+    assert deeper.depth == 2 and deeper.lines_ply == 4
+    for board in positions_at(2, 5, 4):
+        assert lines.get(board) in (None, deeper.get(board))
+    stored = [k for k, m in zip(lines.keys.tolist(), lines.moves.tolist()) if m >= 0]
+    assert stored and all(deeper.moves[np.searchsorted(deeper.keys, np.uint64(k))] >= 0
+                          for k in stored)
+
+
+@pytest.mark.parametrize("content", [b"", b"not a book at all", b"PK\x03\x04 truncated zip"])
+def test_corrupt_book_is_refused(tmp_path, content):
+    path = tmp_path / "book.npz"
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match="not a Connect Four book"):
+        Book.load(path)
+    res = CliRunner().invoke(main, ["book", "connect4", "--depth", "1", "--out", str(path)])
+    assert res.exit_code == 2 and "is not a book" in res.output and "Traceback" not in res.output
+
+
+def test_book_with_arrays_that_disagree_is_refused(tmp_path):
+    path = tmp_path / "book.npz"
+    np.savez(path, keys=np.arange(3, dtype=np.uint64), scores=np.zeros(2, dtype=np.int8),
+             width=7, height=6, depth=1)
+    with pytest.raises(ValueError, match="not a Connect Four book"):
+        Book.load(path)
+    np.savez(path, keys=np.arange(2, dtype=np.uint64), scores=np.array([1, 99], dtype=np.int8),
+             width=7, height=6, depth=1)
+    with pytest.raises(ValueError, match="impossible scores"):
+        Book.load(path)
 
 
 def test_engine_lines_hold_a_best_move_for_every_position_the_engine_meets(tmp_path):

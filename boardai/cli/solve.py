@@ -171,35 +171,68 @@ def book() -> None:
               help="Then add the solver engine's own lines (its best move, any reply) up to "
                    "this many stones (0..41).")
 @click.option("--out", type=OutPath(), help="Where to write (default: the package's book).")
-def book_connect4_cmd(depth, lines, out) -> None:
+@click.option("--jobs", type=Int(1, 256), default=1, show_default=True,
+              help="Positions solved at once (local worker processes, or a local Ray's CPUs).")
+@click.option("--backend", default="local", show_default=True,
+              help="local, ray (a local Ray) or ray:ADDRESS (a Ray cluster).")
+@click.option("--tt-bits", type=Int(16, 28), default=24, show_default=True,
+              help="Each worker's transposition table: 2**N entries of 8 bytes.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="No progress bar: a line on stderr every minute (for a log file).")
+def book_connect4_cmd(depth, lines, out, jobs, backend, tt_bits, quiet) -> None:
     """Build the Connect Four opening book (resumable: run it again after an interruption).
 
-    Every position of up to --depth stones gets its exact score.  A book of that depth already
-    at --out is kept, so --lines can extend it: each position the solver engine can meet on
-    its lines up to --lines stones gets its best move too.
+    Every position of up to --depth stones gets its exact score; progress is kept in
+    <out>.partial.  The entries of the book already at --out (else the package's: the solver
+    engine's lines and their best moves) are kept, so a deeper book keeps the lines, and --lines
+    extends them: each position the solver engine can meet on its lines up to --lines stones
+    gets its best move.
 
     \b
     Examples:
       boardai book connect4 --depth 2
       boardai book connect4 --depth 2 --lines 5
+      nice -n 10 boardai book connect4 --depth 6 --jobs 2 --out build/book6.npz -q
     """
     from rich.progress import Progress
 
     from boardai.solvers.connect4.book import BOOK_PATH, Book, build_book, build_lines
 
+    kind, _, address = backend.partition(":")
+    if kind not in ("local", "ray") or (kind == "local" and address):
+        raise click.UsageError(f"--backend must be local, ray or ray:ADDRESS, not {backend!r}")
     target = out or BOOK_PATH
     try:
-        existing = Book.load(target).depth if os.path.exists(target) else None
-    except (OSError, ValueError, KeyError) as exc:
+        base = Book.load(target) if os.path.exists(target) else None
+    except (OSError, ValueError) as exc:
         raise click.UsageError(f"{target} is not a book: {exc}") from None
-    with Progress() as bar:
-        if existing != depth:
+    done_already = base is not None and base.depth == depth
+    if base is None and os.path.exists(BOOK_PATH):
+        try:
+            base = Book.load(BOOK_PATH)
+        except (OSError, ValueError):
+            base = None
+    started = time.monotonic()
+    last = [0.0]
+
+    def quiet_note(done, total):
+        if time.monotonic() - last[0] >= 60 or done == total:
+            last[0] = time.monotonic()
+            click.echo(f"{depth}-stone positions: {done}/{total} "
+                       f"({time.monotonic() - started:.0f} s)", err=True)
+
+    with Progress(disable=quiet) as bar:
+        if not done_already:
             task = bar.add_task(f"solving {depth}-stone positions", total=None)
-            built = build_book(depth, target,
-                               progress=lambda done, total: bar.update(task, completed=done,
-                                                                       total=total))
+            try:
+                built = build_book(
+                    depth, target, tt_bits=tt_bits, jobs=jobs, backend=backend, base=base,
+                    progress=quiet_note if quiet else
+                    (lambda done, total: bar.update(task, completed=done, total=total)))
+            except ValueError as exc:
+                raise click.ClickException(str(exc)) from None
         else:
-            built = Book.load(target)
+            built = base
         if lines is not None:
             tasks: dict[int, int] = {}
 
@@ -211,7 +244,7 @@ def book_connect4_cmd(depth, lines, out) -> None:
             built = build_lines(lines, target, progress=step)
     click.echo(f"{len(built)} positions (every one up to {depth} stones"
                + (f", the engine's lines up to {lines}" if lines is not None else "")
-               + f") written to {target}")
+               + f") written to {target} in {time.monotonic() - started:.0f} s")
 
 
 @book.command("hex", context_settings=CONTEXT)

@@ -2,20 +2,25 @@
 
 ``boardai book connect4 --depth D`` solves every position with exactly D stones (one of each
 mirror pair) with ``solver.py``, then derives the scores of all shallower positions from them by
-negamax over the book (exact, no search).  The build saves its progress every few seconds to
-``<out>.partial`` and resumes from there when run again.
+negamax over the book (exact, no search).  The positions are solved in chunks of neighbours
+(by key) by ``--jobs`` local worker processes or Ray's workers, each keeping its own table; the
+build saves what is solved every few seconds, and when it stops, to ``<out>.partial`` and
+resumes from there when run again.
 
 The shipped book is ``boardai/data/connect4_book.npz`` (compressed): ``keys`` (uint64, sorted:
 ``solver.position_key``, the smaller of a position's key and its mirror's), ``scores`` (int8, Pons'
-convention, side to move), ``width``, ``height``, ``depth``.  It is read on first use only.
+convention, side to move), ``moves`` (int8: the best move of the engine's lines, -1 elsewhere),
+``width``, ``height``, ``depth``, ``lines_ply``.  It is read on first use only; ``Book.load``
+refuses a file that is not one (ValueError naming what is wrong).
 """
 
 from __future__ import annotations
 
 import os
 import time
+import zipfile
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -99,11 +104,30 @@ class Book:
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Book":
-        with np.load(path) as z:
-            moves = z["moves"] if "moves" in z.files else None
-            lines = int(z["lines_ply"]) if "lines_ply" in z.files else -1
-            return cls(z["keys"], z["scores"], int(z["width"]), int(z["height"]), int(z["depth"]),
-                       moves, lines)
+        """The book saved at ``path``; ValueError saying why if it is not one (unreadable,
+        arrays missing or of unequal lengths, a board the solver cannot hold, scores out of
+        range), OSError if it cannot be read at all."""
+        try:
+            with np.load(path) as z:
+                keys, scores = z["keys"], z["scores"]
+                moves = z["moves"] if "moves" in z.files else None
+                lines = int(z["lines_ply"]) if "lines_ply" in z.files else -1
+                width, height, depth = int(z["width"]), int(z["height"]), int(z["depth"])
+        except FileNotFoundError:
+            raise
+        except (ValueError, KeyError, EOFError, zipfile.BadZipFile, OSError, TypeError) as exc:
+            raise ValueError(f"not a Connect Four book ({type(exc).__name__}: {exc})") from None
+        if not (1 <= width and 1 <= height and width * (height + 1) <= 64):
+            raise ValueError(f"not a Connect Four book (board {width}x{height})")
+        ceil = (width * height + 1) // 2
+        n = len(keys)
+        if (keys.ndim != 1 or scores.shape != (n,) or (moves is not None and moves.shape != (n,))
+                or keys.dtype.kind not in "ui" or scores.dtype.kind not in "i"
+                or (n and int(np.abs(scores.astype(np.int64)).max()) > ceil)
+                or not 0 <= depth <= width * height):
+            raise ValueError("not a Connect Four book (its arrays disagree or hold "
+                             "impossible scores)")
+        return cls(keys, scores, width, height, depth, moves, lines)
 
 
 _SHIPPED: Book | None = None
@@ -135,54 +159,147 @@ def positions_at(depth: int, width: int = 7, height: int = 6) -> list[Connect4Bo
 
 
 def build_book(depth: int, out: str | os.PathLike = BOOK_PATH, width: int = 7, height: int = 6,
-               tt_bits: int = BOOK_TT_BITS, progress: Callable[[int, int], None] | None = None) -> Book:
+               tt_bits: int = BOOK_TT_BITS, progress: Callable[[int, int], None] | None = None,
+               jobs: int = 1, backend: str = "local", base: Book | None = None) -> Book:
     """Solve every position with ``depth`` stones, derive the shallower ones, write ``out``.
 
-    ``progress(done, total)`` is called after each solved position.  Resumes from
-    ``<out>.partial`` if a previous run left one.
+    ``progress(done, total)`` is called as positions are solved.  Resumes from
+    ``<out>.partial`` if a previous run left one (saved every SAVE_EVERY_S seconds and when the
+    build stops, interrupted or not).  ``jobs`` local worker processes (``backend="local"``) or
+    Ray's workers (``"ray"``, ``"ray:ADDRESS"``) each solve chunks of CHUNK neighbouring
+    positions with their own table of 2**tt_bits entries.  ``base``: a book whose entries are
+    kept (the engine's lines with their moves) and whose ``depth``-stone scores are not solved
+    again.
     """
     if depth < 0:
         raise ValueError(f"the book depth is a number of stones >= 0, not {depth}")
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)     # before the first progress save
     partial = out.with_name(out.name + ".partial")
-    solver = Solver(width, height, tt_bits)
-    geo = solver.geo
+    geo = make_geometry(width, height)
     leaves = positions_at(depth, width, height)
     known: dict[int, int] = {}
     if partial.exists():
         with np.load(partial) as z:
             if int(z["depth"]) == depth and int(z["width"]) == width and int(z["height"]) == height:
                 known = {int(k): int(s) for k, s in zip(z["keys"], z["scores"])}
+    if base is not None and (base.width, base.height) == (width, height):
+        for board in leaves:
+            s = base.get(board)
+            if s is not None:
+                known.setdefault(_key(board, geo), s)
 
     def save_partial() -> None:
         keys = np.array(list(known), dtype=np.uint64)
-        with open(partial, "wb") as f:          # a file object: numpy adds no ".npz"
+        tmp = partial.with_name(partial.name + ".tmp")
+        with open(tmp, "wb") as f:          # a file object: numpy adds no ".npz"
             np.savez(f, keys=keys, scores=np.array(list(known.values()), dtype=np.int8),
                      width=width, height=height, depth=depth)
+        os.replace(tmp, partial)            # an interruption never leaves half a file
 
+    todo = [b.position for b in leaves if _key(b, geo) not in known]
+    tasks = [(width, height, tt_bits, todo[i:i + CHUNK]) for i in range(0, len(todo), CHUNK)]
+    kind, _, address = backend.partition(":")
+    if kind not in ("local", "ray") or (kind == "local" and address):
+        raise ValueError(f"the backend is local, ray or ray:ADDRESS, not {backend!r}")
+    stream = (_local_chunks(tasks, jobs) if kind == "local"
+              else _ray_chunks(tasks, address or None, jobs))
+    total = len(leaves)
+    done = total - len(todo)
+    if progress is not None:
+        progress(done, total)
     last = time.monotonic()
-    for i, board in enumerate(leaves):
-        k = _key(board, geo)
-        if k not in known:
-            known[k] = solver.solve(board)
+    try:
+        for results in stream:
+            for k, s in results:
+                known[k] = s
+                done += 1
+                if progress is not None:
+                    progress(done, total)
             if time.monotonic() - last > SAVE_EVERY_S:
                 save_partial()
                 last = time.monotonic()
-        if progress is not None:
-            progress(i + 1, len(leaves))
-    save_partial()
+    finally:
+        stream.close()
+        save_partial()
     # shallower plies by negamax over the book
     for d in range(depth - 1, -1, -1):
         for board in positions_at(d, width, height):
             best = max(move_score(board, m, lambda child: known[_key(child, geo)])
                        for m in board.legal_moves)
             known[_key(board, geo)] = best
-    book = Book(np.array(list(known), dtype=np.uint64), np.array(list(known.values()), dtype=np.int8),
-                width, height, depth)
+    moves = dict.fromkeys(known, NO_MOVE)
+    lines_ply = -1
+    if base is not None and (base.width, base.height) == (width, height):
+        for k, s, m in zip(base.keys.tolist(), base.scores.tolist(), base.moves.tolist()):
+            if k not in known:
+                known[k] = s
+            moves[k] = m if m != NO_MOVE else moves.get(k, NO_MOVE)
+        lines_ply = base.lines_ply
+    keys = np.array(list(known), dtype=np.uint64)
+    book = Book(keys, np.array(list(known.values()), dtype=np.int8), width, height, depth,
+                np.array([moves[k] for k in known], dtype=np.int8), lines_ply)
     book.save(out)
     partial.unlink(missing_ok=True)
     return book
+
+
+CHUNK = 8       # positions a worker solves in a row (neighbours by key share much of their search)
+_WORKER_SOLVER: dict[tuple[int, int, int], Solver] = {}
+
+
+def solve_chunk(task: tuple[int, int, int, list[str]]) -> list[tuple[int, int]]:
+    """A worker's job: ``[(key, score)]`` of positions given as move strings, with one solver
+    (its table kept from chunk to chunk) per process."""
+    width, height, tt_bits, texts = task
+    solver = _WORKER_SOLVER.get((width, height, tt_bits))
+    if solver is None:
+        _WORKER_SOLVER.clear()
+        solver = _WORKER_SOLVER[(width, height, tt_bits)] = Solver(width, height, tt_bits)
+    out = []
+    for text in texts:
+        board = Connect4Board.from_position(text, width, height)
+        out.append((_key(board, solver.geo), int(solver.solve(board))))
+    return out
+
+
+def _local_chunks(tasks: list, jobs: int) -> Iterator[list[tuple[int, int]]]:
+    if jobs <= 1:
+        for task in tasks:
+            yield solve_chunk(task)
+        return
+    import multiprocessing as mp
+    with mp.get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap_unordered(solve_chunk, tasks)
+
+
+def _ray_chunks(tasks: list, address: str | None, jobs: int) -> Iterator[list[tuple[int, int]]]:
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("the ray backend needs Ray: pip install 'boardai[dist]'") from None
+    own = False
+    if not ray.is_initialized():
+        options = {"log_to_driver": False, "include_dashboard": False, "configure_logging": False}
+        try:
+            ray.init(**({"num_cpus": jobs or os.cpu_count() or 1} if address is None
+                        else {"address": address}), **options)
+        except (ConnectionError, ValueError, RuntimeError) as exc:
+            raise ValueError(f"cannot start or reach Ray: {exc}") from None
+        own = True
+    try:
+        remote = ray.remote(num_cpus=1, max_retries=3)(solve_chunk)
+        window = max(1, int(ray.cluster_resources().get("CPU", 1))) * 2
+        queue, pending = list(tasks), []
+        while queue or pending:
+            while queue and len(pending) < window:
+                pending.append(remote.remote(queue.pop(0)))
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                yield ray.get(ref)
+    finally:
+        if own:
+            ray.shutdown()
 
 
 def build_lines(max_ply: int, out: str | os.PathLike = BOOK_PATH, tt_bits: int = BOOK_TT_BITS,
