@@ -164,3 +164,16 @@ def test_the_cli_refuses_a_corrupt_network_in_one_line(tmp_path):
     assert result.exit_code == 1, result.output
     errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
     assert len(errors) == 1 and "not a network file" in errors[0], result.output
+
+
+def test_analyse_shows_the_networks_priors(planted):
+    from click.testing import CliRunner
+
+    from boardai.cli import main
+    result = CliRunner().invoke(main, [
+        "analyse", "--engine", f"mcts:seed=1,net={planted},net_visits=3,prior_weight=50",
+        "--size", "5", "--sims", "2000", "--lines", "2"])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if line[:3] in ("1. ", "2. ")]
+    assert lines[0].startswith("1. a1") and "prior 100.0%" in lines[0], result.output
+    assert "prior 0.0%" in lines[1], result.output

@@ -135,15 +135,18 @@ def analyse(game, size, blocked, seed, swap, moves, spec, seconds, sims, depth, 
             rate = "" if line["winrate"] is None else f"  {100 * line['winrate']:.0f}%"
             score = "" if line["score"] is None else f"  exact {line['score']:+d}"
             visits = "" if line["visits"] is None else f"  visits {line['visits']}"
-            click.echo(f"{i}. {line['move']}{score}{rate}{visits}  line: {' '.join(line['pv'])}")
+            prior = "" if line["prior"] is None else f"  prior {100 * line['prior']:.1f}%"
+            click.echo(f"{i}. {line['move']}{score}{rate}{visits}{prior}  "
+                       f"line: {' '.join(line['pv'])}")
     else:
         click.echo(json.dumps(payload))
 
 
 def candidate_lines(result, n: int) -> list[dict]:
-    """The engine's best ``n`` moves as ``{move, winrate, visits, score, pv}``: the win rate of
-    the side to move (% shown), the solver's exact score where it gives one, and the line the
-    engine expects after the move (the principal variation for the best one)."""
+    """The engine's best ``n`` moves as ``{move, winrate, visits, score, prior, pv}``: the win
+    rate of the side to move (% shown), the solver's exact score where it gives one, the
+    network's prior where the engine has one (``nn``, ``mcts:net=``), and the line the engine
+    expects after the move (the principal variation for the best one)."""
     scores = result.info.get("scores") or {}
     out = []
     for info in result.moves[:n]:
@@ -151,9 +154,10 @@ def candidate_lines(result, n: int) -> list[dict]:
                          else [info.name])
         score = scores.get(info.name)
         out.append({"move": info.name, "winrate": info.winrate, "visits": info.visits,
-                    "score": None if score is None else int(score), "pv": list(pv)})
+                    "score": None if score is None else int(score), "prior": info.prior,
+                    "pv": list(pv)})
     if not out and result.pv:
         out.append({"move": result.name, "winrate": None if result.value is None
                     else (result.value + 1) / 2, "visits": None, "score": None,
-                    "pv": list(result.pv)})
+                    "prior": None, "pv": list(result.pv)})
     return out
