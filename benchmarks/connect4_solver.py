@@ -2,10 +2,10 @@
 
     python benchmarks/connect4_solver.py                      # every class (a few minutes)
     python benchmarks/connect4_solver.py --classes end-easy,middle-easy --json
-    python benchmarks/connect4_solver.py --generate           # rebuild boardai/data/connect4_tests/ (slow)
+    python benchmarks/connect4_solver.py --generate           # rebuild boardai/bench/connect4_tests/ (slow)
 
-The same as ``boardai bench solver``.  The sets in ``boardai/data/connect4_tests/<class>.txt`` were
-made by our solver from random games (``boardai.solvers.connect4.bench.generate_sets``); every
+The same as ``boardai bench solver``.  The sets in ``boardai/bench/connect4_tests/<class>.txt`` were
+made by our solver from random games (``boardai.bench.solver.generate_sets``); every
 score is checked again while timing (column ``wrong``).  No opening book; one transposition
 table (2**20 entries) kept across the positions of a class, as Pons' bench program does.
 """
@@ -16,7 +16,7 @@ import argparse
 import json
 import os
 
-from boardai.solvers.connect4.bench import CLASS_NAMES, format_bench, generate_sets, run_bench
+from boardai.bench.solver import CLASS_NAMES, format_bench, generate_sets, run_bench
 
 
 def main() -> None:

@@ -29,7 +29,7 @@ approximation over the games, draws half), as the first and as the second player
 the longest move of each side and the moves over S.  ``--speed`` measures, in one run on a
 12x12 board with a no-go cell, the C++ reference's random playouts per second (uniform and with
 its checks) and simulations per second from the empty board, beside the plain numba references
-of ``games/connect4/plain.py`` (uniform playouts and plain UCT).
+of ``boardai/bench/plain.py`` (uniform playouts and plain UCT).
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def print_summary(r: dict, spec_a: str, spec_b: str, move_time: float) -> None:
 
 def speed(seconds: float) -> None:
     """The C++ reference's speed beside the plain numba references, 12x12 with a no-go cell."""
-    from boardai.games.connect4 import plain
+    from boardai.bench import plain
 
     lib_path = build_reference()
     lib = ctypes.CDLL(str(lib_path))

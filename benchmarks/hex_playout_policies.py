@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import time
 from pathlib import Path
 
@@ -24,15 +23,16 @@ import numpy as np
 from boardai.games import get_game, make_board
 from boardai.games import kernel as K
 from boardai.games.layout import new_rng
+from stores import connect          # benchmarks/stores.py: packed stores too
 from boardai.solvers.hex.player import Player
 
 DATA = Path(__file__).resolve().parent / "data" / "mohex"
-STORES = {9: "mohex9_all.sqlite", 11: "mohex11_knowledge.sqlite"}
+STORES = {9: "mohex9_all.sqlite.xz", 11: "mohex11_knowledge.sqlite.xz"}
 
 
 def positions(size: int, ply: int, count: int):
     """Up to ``count`` positions after ``ply`` moves of stored games of ``size``."""
-    db = sqlite3.connect(DATA / STORES[size])
+    db = connect(DATA / STORES[size])
     out = []
     for (moves,) in db.execute("select moves from games order by rowid"):
         moves = json.loads(moves)

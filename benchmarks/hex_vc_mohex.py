@@ -1,7 +1,7 @@
 """What our Hex knowledge sees of a position against what MoHex 2.0's (Benzene's) sees.
 
     python benchmarks/hex_vc_mohex.py --mohex /path/to/mohex \
-        --store benchmarks/data/mohex/mohex9_all.sqlite --games 60 --step 4
+        --store benchmarks/data/mohex/mohex9_all.sqlite.xz --games 60 --step 4
     python benchmarks/hex_vc_mohex.py --mohex /path/to/mohex --store ... --mohex-setting \
         "param_player_vc use_patterns 0"                  # MoHex without its pattern VCs
 
@@ -23,13 +23,13 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import sqlite3
 import sys
 import time
 
 from boardai.engines.gtp_client import GtpEngine
 from boardai.games.hex.board import HexBoard
 from boardai.solvers.hex import vc
+from stores import connect          # benchmarks/stores.py: packed stores too
 from boardai.solvers.hex.bits import from_words, to_words
 from boardai.solvers.hex.inferior import fill
 from boardai.solvers.hex.player import _position
@@ -39,7 +39,7 @@ EDGES = {"b": "north south", "w": "east west"}
 
 def positions(store: str, games: int, step: int):
     """(game index, ply, board) of the sampled positions."""
-    with sqlite3.connect(store) as db:
+    with connect(store) as db:
         rows = db.execute("select idx, width, moves from games order by idx").fetchall()
     for idx, width, moves in rows[:games]:
         moves = json.loads(moves)

@@ -17,7 +17,7 @@ import json
 import math
 
 from boardai.arena.game import play_game
-from boardai.bench import mcts_sims_per_second
+from boardai.bench.speed import mcts_sims_per_second
 from boardai.engines.base import Limit
 from boardai.engines.registry import make_engine
 from boardai.games import Color, make_board, parse_size

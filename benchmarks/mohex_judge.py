@@ -1,7 +1,7 @@
 """MoHex 2.0 as the judge of stored Hex games: its win chance before and after each move.
 
     python benchmarks/mohex_judge.py --mohex /path/to/mohex \
-        --store benchmarks/data/mohex/mohex9_all.sqlite --games 60,78,100 --time 2
+        --store benchmarks/data/mohex/mohex9_all.sqlite.xz --games 60,78,100 --time 2
 
 For every position of the chosen games (arena store indexes), MoHex searches ``--time`` seconds
 (``genmove``, then ``undo``; no subtree kept from one position to the next) and its log gives
@@ -19,13 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sqlite3
 import sys
 import tempfile
 from pathlib import Path
 
 from boardai.engines.gtp_client import GtpEngine
 from boardai.games.hex.board import HexBoard
+from stores import connect          # benchmarks/stores.py: packed stores too
 
 SCORE = re.compile(r"^Score\s+([-\d.]+)", re.MULTILINE)
 
@@ -61,7 +61,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     wanted = [int(x) for x in args.games.split(",") if x.strip()]
-    with sqlite3.connect(args.store) as db:
+    with connect(args.store) as db:
         rows = {idx: (black, width, json.loads(moves)) for idx, black, width, moves in db.execute(
             "select idx, black, width, moves from games")}
     missing = [i for i in wanted if i not in rows]

@@ -5,7 +5,7 @@ the raw policy's rate reported beside it).
     python benchmarks/nn_connect4_solver.py                     # the shipped connect4-7x6
     python benchmarks/nn_connect4_solver.py --model runs/c4/run/nets/g0020.npz --limit 20 --json
 
-Positions: the first ``--limit`` lines of each class in ``boardai/data/connect4_tests/``.  Every
+Positions: the first ``--limit`` lines of each class in ``boardai/bench/connect4_tests/``.  Every
 column's exact score comes from the project's solver (with its book) once and is kept in
 ``benchmarks/data/nn/connect4_move_scores.json``, so later runs only time the network.  A move
 counts as best when its score equals the best column's score.
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from boardai.engines.base import Limit
 from boardai.engines.registry import make_engine
-from boardai.solvers.connect4.bench import CLASS_NAMES, read_set
+from boardai.bench.solver import CLASS_NAMES, read_set
 from boardai.solvers.connect4.lines import LineSolver
 
 SCORES = Path(__file__).parent / "data" / "nn" / "connect4_move_scores.json"

@@ -14,7 +14,7 @@ They are written the way a competent person writes a first numba playout, with n
 Results are BLACK (0), WHITE (1) or DRAW (2), as in ``boardai.games.layout``.  The random
 generator is numba's own ``np.random`` (per thread), seeded by ``plain_seed`` inside jitted code.
 
-``bench_plain_playouts`` times them with the same loop as ``boardai.bench.bench_playouts``.
+``bench_plain_playouts`` times them with the same loop as ``boardai.bench.speed.bench_playouts``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardai.bench import run_timed, summarise
+from boardai.bench.speed import run_timed, summarise
 from boardai.games import game_name
 
 BLACK = 0
@@ -151,7 +151,7 @@ def bench_plain_playouts(game: str, width: int, height: int, seconds: float, thr
 
 
 if __name__ == "__main__":
-    from boardai.bench import format_playouts
+    from boardai.bench.speed import format_playouts
 
     for args in (("hex", 11, 11), ("connect4", 7, 6)):
         print(format_playouts(bench_plain_playouts(*args, seconds=1.0)))

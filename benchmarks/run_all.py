@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from plain_playouts import bench_plain_playouts  # noqa: E402
 
-from boardai.bench import bench_playouts  # noqa: E402
+from boardai.bench.speed import bench_playouts  # noqa: E402
 
 BOARDS = [("hex", 11, 11, True), ("connect4", 7, 6, True), ("hex", 7, 7, False), ("hex", 9, 9, False)]
 TARGET_RATIO = 1.5

@@ -34,7 +34,7 @@ def fuzz_without_speed_bound():
     """For the fuzz tests: an answer is checked for arriving at all (the 60 s guard that tells a
     hang), not for how fast: a loaded machine may take seconds (``bench fuzz`` keeps its 5 s
     liveness)."""
-    import boardai.fuzz as fuzz
+    import boardai.bench.fuzz as fuzz
     saved = fuzz.LIVENESS
     fuzz.LIVENESS = fuzz.INTERRUPT
     yield

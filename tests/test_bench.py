@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import boardai.bench
-from boardai.bench import bench_mcts, bench_playouts, format_mcts, format_playouts
+import boardai.bench.speed
+from boardai.bench.speed import bench_mcts, bench_playouts, format_mcts, format_playouts
 from boardai.games import make_board
 from boardai.games.kernel import playout_batch
 from boardai.games.layout import HEADER, new_rng
@@ -134,7 +134,7 @@ def test_bench_rejects_bad_arguments():
 
 
 def test_bench_docstring_examples():
-    failures, tried = doctest.testmod(boardai.bench)
+    failures, tried = doctest.testmod(boardai.bench.speed)
     assert tried > 0 and failures == 0
 
 

@@ -1,4 +1,4 @@
-"""The command-line fuzzer (boardai/cli/fuzz.py): every subcommand and option of ``boardai``
+"""The command-line fuzzer (boardai/bench/cli_fuzz.py): every subcommand and option of ``boardai``
 with bad values, in this process.
 
 The suite runs the whole deterministic list once (about 2,000 invocations: every command, every
@@ -14,7 +14,7 @@ from __future__ import annotations
 import click
 import pytest
 
-from boardai.cli import fuzz as fc
+from boardai.bench import cli_fuzz as fc
 from boardai.cli import main
 
 

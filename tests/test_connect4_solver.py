@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from boardai.cli import main
 from boardai.engines.registry import make_engine
-from boardai.solvers.connect4.bench import classify, moves_left, read_set
+from boardai.bench.solver import classify, moves_left, read_set
 from boardai.games.connect4.board import Connect4Board
 from boardai.solvers.connect4.book import Book, build_book, build_lines, positions_at, shipped_book
 from boardai.solvers.connect4.solver import FULL_COLUMN, Solver

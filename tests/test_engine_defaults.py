@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from boardai.bench import BENCH_POSITIONS
+from boardai.bench.speed import BENCH_POSITIONS
 from boardai.engines.base import Limit
 from boardai.engines.mcts import defaults as D
 from boardai.engines.mcts import kernel as MK

@@ -31,7 +31,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boardai.fuzz import (
+from boardai.bench.fuzz import (
     ARGS, COMMANDS, CORPUS, check_line, command_text, fuzz_gtp, is_quit, new_server, one_line,
 )
 

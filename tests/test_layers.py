@@ -24,9 +24,10 @@ LAYERS = [
     ("boardai.games",),                           # rules, notation, pictures, kernels
     ("boardai.solvers", "boardai.records"),       # exact solvers and books; game records
     ("boardai.engines", "boardai.nn", "boardai.env"),   # players; the network; RL environments
-    ("boardai.arena", "boardai.bench", "boardai.train"),   # matches; speed; self-play training
-    ("boardai.ui", "boardai.fuzz", "boardai.warmup"),   # front-ends: terminal, GTP server; warm-up
-    ("boardai.cli", "boardai.__main__"),
+    ("boardai.arena", "boardai.train"),           # matches; self-play training
+    ("boardai.ui", "boardai.bench", "boardai.warmup"),   # front-ends; measurements, fuzzers; warm-up
+    ("boardai.cli", "boardai.bench.cli_fuzz", "boardai.__main__"),   # the command line (and its
+                                                  # fuzzer, which knows the command line's types)
 ]
 
 
@@ -143,12 +144,13 @@ ALLOWED = {
     "boardai/cli/bench.py": "bench alphabeta starts on Connect Four, where its figures were taken",
     "boardai/engines/registry.py": "the engines' own table of each game's default engine "
                                    "(STRONGEST): engine settings per game belong to the engines",
-    "boardai/cli/fuzz.py": "the command-line fuzzer's valid invocations, on a small Hex board",
+    "boardai/bench/cli_fuzz.py": "the command-line fuzzer's valid invocations, on a small Hex board",
     "boardai/engines/mcts/defaults.py": "mcts's own table of its defaults per game "
                                         "(MCTS_DEFAULTS), not the game descriptions'",
     "boardai/engines/openspiel_engine.py": "openspiel-mcts's own table of OpenSpiel's name "
                                            "for each game it plays (OPENSPIEL_GAMES)",
-    "boardai/bench.py": "the bench's own start positions per game (BENCH_POSITIONS)",
+    "boardai/bench/speed.py": "the bench's own start positions per game (BENCH_POSITIONS)",
+    "boardai/bench/course.py": "bench course measures on the course's board, a Connect Four board",
 }
 
 

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boardai.fuzz import TOKENS, check_record, mutate_record, random_record_input, valid_records
+from boardai.bench.fuzz import TOKENS, check_record, mutate_record, random_record_input, valid_records
 from boardai.records import GameRecord, loads
 
 

@@ -10,13 +10,21 @@ two commands writing to one store at once.
 The file carries ``PRAGMA application_id`` (ours) and ``PRAGMA user_version`` (the schema
 version).  A file that is not SQLite, fails SQLite's integrity check, belongs to another program
 or was written by a newer schema gives a :class:`StoreError` saying which.
+
+A store kept packed, ``NAME.sqlite.xz`` (xz-compressed: how the repository keeps the stores of
+its experiments, ``benchmarks/stores.py``), is read as it is: ``Store`` unpacks it into a
+temporary copy, removed on close, and refuses to write to it (``writing=True``, ``add_game``);
+to add games, unpack it (``xz -dk NAME.sqlite.xz``) and give the ``.sqlite`` file.
 """
 
 from __future__ import annotations
 
 import json
+import lzma
 import os
+import shutil
 import sqlite3
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,23 +137,48 @@ class MatchInfo:
     config: dict
 
 
-class Store:
-    """A result store file; ``Store(path)`` opens (creating it if needed) and checks it."""
+PACKED_SUFFIX = ".xz"                 # a packed store: NAME.sqlite.xz, read-only
 
-    def __init__(self, path: str | os.PathLike):
+
+def _unpack(path: Path) -> Path:
+    """A temporary unpacked copy of the packed store ``path`` (in a folder of its own)."""
+    folder = Path(tempfile.mkdtemp(prefix="boardai-store-"))
+    target = folder / path.with_suffix("").name
+    try:
+        with lzma.open(path) as src, open(target, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+    except (OSError, lzma.LZMAError, EOFError) as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise StoreError(f"{path} is not a packed result store: {exc}") from None
+    return target
+
+
+class Store:
+    """A result store file; ``Store(path)`` opens (creating it if needed) and checks it.
+    ``writing``: the caller will add games (a packed store is refused at once)."""
+
+    def __init__(self, path: str | os.PathLike, writing: bool = False):
         self.path = Path(path)
+        self.packed = self.path.suffix == PACKED_SUFFIX
+        self._unpacked: Path | None = None
         if self.path.is_dir():
             raise StoreError(f"{self.path} is a folder: give a file name for the result store")
-        if self.path.parent and not self.path.parent.exists():
+        if self.packed:
+            if writing:
+                self._refuse_writing()
+            self._unpacked = _unpack(self.path)
+        elif self.path.parent and not self.path.parent.exists():
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None)
+            self._db = sqlite3.connect(str(self._unpacked or self.path), timeout=30.0,
+                                       isolation_level=None)
         except sqlite3.Error as exc:
+            self._remove_unpacked()
             raise StoreError(f"cannot open result store {self.path}: {exc}") from None
         try:
             self._check_and_init()
         except sqlite3.DatabaseError as exc:
-            self._db.close()
+            self.close()
             raise StoreError(f"{self.path} is not a usable boardai result store: {exc} "
                              "(a damaged file or not an SQLite database; move it away or give "
                              "another --store)") from None
@@ -204,6 +237,16 @@ class Store:
 
     def close(self) -> None:
         self._db.close()
+        self._remove_unpacked()
+
+    def _remove_unpacked(self) -> None:
+        if self._unpacked is not None:
+            shutil.rmtree(self._unpacked.parent, ignore_errors=True)
+            self._unpacked = None
+
+    def _refuse_writing(self) -> None:
+        raise StoreError(f"{self.path} is a packed result store (read-only): unpack it with "
+                         f"`xz -dk {self.path}` and give the .sqlite file to add games")
 
     def __enter__(self) -> "Store":
         return self
@@ -214,6 +257,8 @@ class Store:
     # --- writing ------------------------------------------------------------------------
     def ensure_match(self, info: MatchInfo) -> None:
         """Record a match's description (kept as first written)."""
+        if self.packed:
+            self._refuse_writing()
         self._db.execute(
             "INSERT OR IGNORE INTO matches VALUES (?,?,?,?,?,?,?,?,?,?)",
             (info.match_key, info.engine_a, info.engine_b, info.game, info.width, info.height,
@@ -225,6 +270,8 @@ class Store:
         The engines' own words are cut to size here, the one place games are written: the
         detail to ``MAX_DETAIL`` characters, the versions to ``MAX_VERSION`` (``cut``).
         """
+        if self.packed:
+            self._refuse_writing()
         cur = self._db.execute(
             "INSERT OR IGNORE INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (g.match_key, g.idx, g.black, g.white, int(g.a_is_black),

@@ -104,7 +104,7 @@ def _open_store(path):
     from boardai.arena.store import Store, StoreError
 
     try:
-        return Store(path)
+        return Store(path, writing=True)
     except StoreError as exc:
         raise Fail(str(exc)) from None
 

@@ -1,12 +1,13 @@
-"""``boardai bench``: speed measurements (playouts, MCTS, alpha-beta, the Connect Four solver) and
-``bench fuzz``, the fuzzing of the input surfaces (``boardai/fuzz.py``) with its lines/s."""
+"""``boardai bench``: the command-line front of the measurements in ``boardai/bench/`` (playouts,
+MCTS, alpha-beta, the Connect Four solver, the course board) and ``bench fuzz``, the fuzzing of the
+input surfaces (``bench/fuzz.py``, ``bench/cli_fuzz.py``) with its lines/s: options, checks and
+printing here, the measuring there."""
 
 from __future__ import annotations
 
 import json
 import os
 import sys
-import time
 
 import click
 
@@ -42,7 +43,7 @@ def bench_playouts_cmd(game, size, blocked, seconds, threads, seed, as_json) -> 
     Example:
       boardai bench playouts --game hex --size 11 --seconds 3 --threads 2 --json
     """
-    from boardai.bench import bench_playouts, format_playouts
+    from boardai.bench.speed import bench_playouts, format_playouts
 
     w, h, cells = _bench_size(game, size, seconds, blocked)
     result = bench_playouts(game.lower(), w, h, seconds, threads, seed, cells)
@@ -68,7 +69,7 @@ def bench_mcts_cmd(game, size, blocked, seconds, threads, options, peer, as_json
       boardai bench mcts --game hex --size 11 --seconds 3 --threads 2 --json
       boardai bench mcts --game connect4 --peer      # ratio against OpenSpiel's MCTSBot
     """
-    from boardai.bench import bench_mcts, format_mcts
+    from boardai.bench.speed import bench_mcts, format_mcts
     from boardai.engines.registry import EngineSpecError, make_engine
 
     w, h, cells = _bench_size(game, size, seconds, blocked)
@@ -100,7 +101,7 @@ def bench_alphabeta_cmd(game, size, evaluator, moves, seconds, as_json, blocked)
       boardai bench alphabeta --game connect4 --eval lines --json
       boardai bench alphabeta --game hex --size 9 --eval resistance --seconds 2
     """
-    from boardai.bench import bench_alphabeta, format_alphabeta
+    from boardai.bench.speed import bench_alphabeta, format_alphabeta
     from boardai.engines.alphabeta import evaluator_id
 
     w, h, cells = _bench_size(game, size, seconds, blocked)
@@ -130,7 +131,7 @@ def bench_solver_cmd(classes, limit, tt_bits, as_json) -> None:
       boardai bench solver --classes end-easy,middle-easy --limit 50 --json
       boardai bench solver --classes middle-medium --tt-bits 18
     """
-    from boardai.solvers.connect4.bench import CLASS_NAMES, data_path, format_bench, run_bench
+    from boardai.bench.solver import CLASS_NAMES, data_path, format_bench, run_bench
 
     names = CLASS_NAMES if not classes else tuple(c.strip() for c in classes.split(",") if c.strip())
     for n in names:
@@ -145,57 +146,6 @@ def bench_solver_cmd(classes, limit, tt_bits, as_json) -> None:
         click.echo(json.dumps({"rows": rows, "load1": load}))
 
 
-UCT_MCTS = "mcts:c=0.8,rave=0,checks=0,tactics=0,expand=1"   # plain UCT (c=0.8), our kernel
-COURSE_BOARD = (12, 12, ((4, 2),))                                 # 12x12, no-go cell 5:3
-
-
-def bench_course(seconds: float = 2.0, seed: int = 0) -> dict:
-    """A course board (12x12, one no-go cell): our playouts and ``mcts`` against the
-    plain array-board playout and UCT of ``games/connect4/plain.py``, in the same run, and the
-    same figures on 7x6 for comparison."""
-    from boardai.bench import bench_playouts, calibrate_chunk, mcts_sims_per_second
-    from boardai.games.connect4 import plain
-
-    w, h, blocked = COURSE_BOARD
-    out: dict = {"board": f"{w}x{h}", "blocked": ["5:3"], "seconds": seconds}
-    cells, top = plain.plain_board(w, h, blocked)
-    plain.plain_seed(seed)
-    run = lambda n: plain.plain_playouts(cells, top, w, h, n)      # noqa: E731
-    chunk = calibrate_chunk(run)
-    done, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        run(chunk)
-        done += chunk
-    out["plain_playouts_per_s"] = done / (time.perf_counter() - start)
-    ours = bench_playouts("connect4", w, h, seconds, 1, seed, blocked)
-    out["playouts_per_s"] = ours["playouts_per_s"]
-    out["playout_ratio"] = out["playouts_per_s"] / out["plain_playouts_per_s"]
-    sims, took = plain.plain_uct(w, h, blocked, seconds)
-    out["plain_uct_sims_per_s"] = sims / took
-    out["uct_mcts_sims_per_s"] = mcts_sims_per_second(UCT_MCTS, "connect4", w, h, seconds,
-                                                      blocked)
-    out["mcts_sims_per_s"] = mcts_sims_per_second("mcts", "connect4", w, h, seconds, blocked)
-    out["uct_mcts_ratio"] = out["uct_mcts_sims_per_s"] / out["plain_uct_sims_per_s"]
-    out["mcts_ratio"] = out["mcts_sims_per_s"] / out["plain_uct_sims_per_s"]
-    out["c4_7x6_playouts_per_s"] = bench_playouts("connect4", 7, 6, seconds, 1, seed)["playouts_per_s"]
-    out["c4_7x6_mcts_sims_per_s"] = mcts_sims_per_second("mcts", "connect4", 7, 6, seconds)
-    return out
-
-
-def format_course(r: dict) -> str:
-    return "\n".join([
-        f"course board {r['board']}, no-go cell {r['blocked'][0]}, {r['seconds']:g} s each:",
-        f"  random playouts/s   boardai {r['playouts_per_s']:>12,.0f}   plain array board "
-        f"{r['plain_playouts_per_s']:>10,.0f}   ratio {r['playout_ratio']:.2f}x",
-        f"  UCT simulations/s   {UCT_MCTS} {r['uct_mcts_sims_per_s']:>10,.0f}   plain UCT "
-        f"{r['plain_uct_sims_per_s']:>10,.0f}   ratio {r['uct_mcts_ratio']:.2f}x",
-        f"  mcts (defaults: tactical playouts, checks) {r['mcts_sims_per_s']:>10,.0f}/s   "
-        f"ratio {r['mcts_ratio']:.2f}x",
-        f"7x6 for comparison: {r['c4_7x6_playouts_per_s']:,.0f} playouts/s, mcts "
-        f"{r['c4_7x6_mcts_sims_per_s']:,.0f} simulations/s",
-    ])
-
-
 @bench.command("course", context_settings=CONTEXT)
 @click.option("--seconds", type=Float(0.1, 600), default=2.0, show_default=True,
               help="Seconds for each measurement (six of them).")
@@ -203,13 +153,15 @@ def format_course(r: dict) -> str:
 def bench_course_cmd(seconds, as_json) -> None:
     """A Tsinghua course board: our kernel and mcts against a plain array-board playout and UCT.
 
-    The plain references (games/connect4/plain.py) are what a first numba program on an
+    The plain references (boardai/bench/plain.py) are what a first numba program on an
     array board does; the ratios are measured in the same run.
 
     \b
     Example:
       boardai bench course --seconds 3
     """
+    from boardai.bench.course import bench_course, format_course
+
     result = bench_course(seconds)
     click.echo(format_course(result))
     if as_json:
@@ -251,10 +203,10 @@ def _fuzz_runs(target: str, game: str, process: bool) -> list[tuple[str, str]]:
 
 
 def _fuzz_one(target: str, game: str, lines, seconds, seed, progress):
-    from boardai import fuzz
+    from boardai.bench import fuzz
 
     if target == "cli":
-        from boardai.cli.fuzz import fuzz_cli
+        from boardai.bench.cli_fuzz import fuzz_cli
         return fuzz_cli(click.get_current_context().find_root().command, lines, seconds, seed,
                         progress=progress)
     if target == "gtp":
@@ -269,8 +221,8 @@ def _fuzz_one(target: str, game: str, lines, seconds, seed, progress):
 
 def format_fuzz(reports: list, seed: int) -> str:
     """The table of a fuzz run, then every failure kind with its first reproducers."""
-    from boardai.fuzz import KINDS
-    from boardai.cli.fuzz import KINDS as CLI_KINDS
+    from boardai.bench.cli_fuzz import KINDS as CLI_KINDS
+    from boardai.bench.fuzz import KINDS
     KINDS = {**KINDS, **CLI_KINDS}
 
     out = [f"{'target':<12} {'game':<10} {'inputs':>9} {'seconds':>8} {'per s':>8} {'failures':>9}"]
@@ -325,7 +277,7 @@ def bench_fuzz_cmd(target, game, lines, seconds, seed, process, as_json) -> None
     with bad values (nan, inf, other scripts' digits, out of range, unwritable, missing and
     corrupt paths, bad engine specs), in this process; each must be refused with one error
     line, exit 2 (1 for a corrupt file), no traceback, no hang, no file left behind
-    (boardai/cli/fuzz.py; tests/test_cli_fuzz.py).
+    (boardai/bench/cli_fuzz.py; tests/test_cli_fuzz.py).
 
     \b
     Examples:
