@@ -16,7 +16,9 @@ from boardai.cli import main
 from boardai.engines.registry import make_engine
 from boardai.bench.solver import classify, moves_left, read_set
 from boardai.games.connect4.board import Connect4Board
-from boardai.solvers.connect4.book import Book, build_book, build_lines, positions_at, shipped_book
+from boardai.solvers.connect4.book import (
+    Book, build_book, build_lines, build_main_line, positions_at, shipped_book,
+)
 from boardai.solvers.connect4.solver import FULL_COLUMN, Solver
 
 SOLVERS: dict[tuple[int, int], Solver] = {}
@@ -338,6 +340,23 @@ def test_deeper_book_keeps_the_engine_lines_of_the_book_before(tmp_path):
     stored = [k for k, m in zip(lines.keys.tolist(), lines.moves.tolist()) if m >= 0]
     assert stored and all(deeper.moves[np.searchsorted(deeper.keys, np.uint64(k))] >= 0
                           for k in stored)
+
+
+def test_main_line_is_stored_whole_with_best_moves(tmp_path):
+    """The line of perfect play from the empty board (the engine against itself) is kept move
+    by move: each position's stored move keeps its exact score, to the end of the game."""
+    out = tmp_path / "book.npz"
+    build_book(2, out, width=5, height=4, tt_bits=16)
+    book, line = build_main_line(20, out, tt_bits=16)
+    assert Book.load(out).best_move(Connect4Board(5, 4)) == book.best_move(Connect4Board(5, 4))
+    solver = Solver(5, 4, tt_bits=16)
+    board = Connect4Board(5, 4)
+    for col in line:
+        score, stored = book.best_move(board)
+        scores = solver.analyze(board)
+        assert stored == col and score == max(scores) == scores[col]
+        board.push(col)
+    assert board.is_game_over() or board.ply > 20
 
 
 @pytest.mark.parametrize("content", [b"", b"not a book at all", b"PK\x03\x04 truncated zip"])

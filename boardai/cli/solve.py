@@ -170,6 +170,9 @@ def book() -> None:
 @click.option("--lines", type=Int(0, 41),
               help="Then add the solver engine's own lines (its best move, any reply) up to "
                    "this many stones (0..41).")
+@click.option("--main-line", type=Int(0, 41),
+              help="Then add the line of perfect play from the empty board (the solver "
+                   "engine against itself) up to this many stones (0..41).")
 @click.option("--out", type=OutPath(), help="Where to write (default: the package's book).")
 @click.option("--jobs", type=Int(1, 256), default=1, show_default=True,
               help="Positions solved at once (local worker processes, or a local Ray's CPUs).")
@@ -179,7 +182,7 @@ def book() -> None:
               help="Each worker's transposition table: 2**N entries of 8 bytes.")
 @click.option("--quiet", "-q", is_flag=True,
               help="No progress bar: a line on stderr every minute (for a log file).")
-def book_connect4_cmd(depth, lines, out, jobs, backend, tt_bits, quiet) -> None:
+def book_connect4_cmd(depth, lines, main_line, out, jobs, backend, tt_bits, quiet) -> None:
     """Build the Connect Four opening book (resumable: run it again after an interruption).
 
     Every position of up to --depth stones gets its exact score; progress is kept in
@@ -192,11 +195,14 @@ def book_connect4_cmd(depth, lines, out, jobs, backend, tt_bits, quiet) -> None:
     Examples:
       boardai book connect4 --depth 2
       boardai book connect4 --depth 2 --lines 5
+      boardai book connect4 --depth 3 --main-line 24
       nice -n 10 boardai book connect4 --depth 6 --jobs 2 --out build/book6.npz -q
     """
     from rich.progress import Progress
 
-    from boardai.solvers.connect4.book import BOOK_PATH, Book, build_book, build_lines
+    from boardai.solvers.connect4.book import (
+        BOOK_PATH, Book, build_book, build_lines, build_main_line,
+    )
 
     kind, _, address = backend.partition(":")
     if kind not in ("local", "ray") or (kind == "local" and address):
@@ -242,8 +248,11 @@ def book_connect4_cmd(depth, lines, out, jobs, backend, tt_bits, quiet) -> None:
                 bar.update(tasks[ply], completed=done, total=total)
 
             built = build_lines(lines, target, progress=step)
+        if main_line is not None:
+            built, _ = build_main_line(main_line, target, tt_bits=tt_bits)
     click.echo(f"{len(built)} positions (every one up to {depth} stones"
                + (f", the engine's lines up to {lines}" if lines is not None else "")
+               + (f", the main line up to {main_line}" if main_line is not None else "")
                + f") written to {target} in {time.monotonic() - started:.0f} s")
 
 

@@ -374,6 +374,39 @@ def build_lines(max_ply: int, out: str | os.PathLike = BOOK_PATH, tt_bits: int =
     return extended
 
 
+def build_main_line(max_ply: int, out: str | os.PathLike = BOOK_PATH,
+                    tt_bits: int = BOOK_TT_BITS) -> tuple[Book, list[int]]:
+    """Extend the book at ``out`` with the line of perfect play from the empty board up to
+    ``max_ply`` stones: both sides play the ``solver`` engine's move (the book's, else the
+    children's best, else ``Solver.best_move`` from the book's floor: the fastest win, the
+    slowest loss, centre first among equals), each position stored with its score and that
+    move, so the engine against itself searches nothing before ``max_ply``.  Returns the book
+    and the line's columns."""
+    out = Path(out)
+    book = Book.load(out)
+    solver = Solver(book.width, book.height, tt_bits)
+    order = solver.order.tolist()
+    entries: dict[int, tuple[int, int]] = {}
+
+    def known_score(b: Connect4Board) -> int | None:
+        k = book.key(b)
+        return entries[k][0] if k in entries else book.get(b)
+
+    board = Connect4Board(book.width, book.height)
+    line = []
+    while board.ply <= max_ply and not board.is_game_over():
+        found = book.best_move(board) or _best_from_children(book, board, order)
+        if found is None:
+            found = solver.best_move(board, at_least=floor(board, known_score))
+        score, col = found
+        entries[book.key(board)] = (score, book.oriented(board, col))
+        line.append(col)
+        board.push(col)
+    extended = book.with_moves(entries, book.lines_ply)
+    extended.save(out)
+    return extended, line
+
+
 def floor(board: Connect4Board, score_of) -> int | None:
     """A score ``board`` is known to reach: minus ``score_of`` the position one move before
     (exact when that move was a best one); None if that score is not known."""
