@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from boardai.arena.match import make_plan, run_match
+from boardai.games.setup import BoardSetup
 from boardai.arena.runner import make_runner
 from boardai.arena.store import Store
 
@@ -28,7 +29,7 @@ TARGET = 200.0
 def measure(games: int, jobs: int, size: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "overhead.sqlite"
-        plan = make_plan("random", "random", "hex", size, size, None, 1, None, path)
+        plan = make_plan("random", "random", BoardSetup("hex", size, size), None, 1, None, path)
         with Store(path) as store, make_runner(jobs) as runner:
             start = time.perf_counter()
             out = run_match(plan, games, store, runner)

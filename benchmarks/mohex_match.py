@@ -34,6 +34,7 @@ from pathlib import Path
 from boardai.arena.backends import runner_for_backend
 from boardai.arena.compete import side_moves
 from boardai.arena.match import make_plan, run_match
+from boardai.games.setup import BoardSetup
 from boardai.arena.store import Store
 from boardai.games.hex.board import HexBoard
 from boardai.solvers.hex.openings import opening_table
@@ -152,7 +153,7 @@ def main() -> None:
     ours = args.ours + ("," if ":" in args.ours else ":") + f"time={ours_time:g}"
     mohex = f"gtp:{args.mohex} --config {config}"
     suite = openings_file(store_path.with_suffix(".openings.txt"), args.size, args.openings)
-    plan = make_plan(ours, mohex, "hex", args.size, args.size, suite, args.seed,
+    plan = make_plan(ours, mohex, BoardSetup("hex", args.size, args.size), suite, args.seed,
                      30.0 + 4 * max(args.time, ours_time), store_path)
     games = 2 * (args.size * args.size if not args.openings else len(args.openings.split(",")))
     with Store(store_path) as store:

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from boardai.arena.match import make_plan, run_match
+from boardai.games.setup import BoardSetup
 from boardai.arena.ray_runner import RayRunner
 from boardai.arena.runner import ProcessRunner
 from boardai.arena.store import Store
@@ -47,7 +48,8 @@ def main() -> None:
     ap.add_argument("--engine", default="mcts:sims=3000")
     args = ap.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="ray-kills-"))
-    plan = make_plan(args.engine, args.engine, "hex", 7, 7, None, 11, None, folder / "x.sqlite")
+    plan = make_plan(args.engine, args.engine, BoardSetup("hex", 7, 7), None, 11, None,
+                     folder / "x.sqlite")
 
     kills = []
     done = threading.Event()

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from boardai.arena.match import make_plan, run_match
+from boardai.games.setup import BoardSetup
 from boardai.arena.ray_runner import RayRunner
 from boardai.arena.runner import ProcessRunner
 from boardai.arena.store import Store
@@ -49,7 +50,7 @@ def main() -> None:
     try:
         for name, (a, b, size, default_games) in KINDS.items():
             games = args.games or default_games
-            plan = make_plan(a, b, "hex", size, size, None, 1, None, folder / "x.sqlite")
+            plan = make_plan(a, b, BoardSetup("hex", size, size), None, 1, None, folder / "x.sqlite")
             # one warm-up game each: the workers load the compiled kernels
             rate(local, plan, 1, folder / f"warm-local-{size}.sqlite")
             rate(remote, plan, 1, folder / f"warm-ray-{size}.sqlite")

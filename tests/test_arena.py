@@ -21,6 +21,7 @@ from boardai.arena.openings import OpeningError, load_suite
 from boardai.arena.ratings import SprtSpec
 from boardai.arena.runner import ProcessRunner, SerialRunner
 from boardai.arena.store import SCHEMA_VERSION, Store, StoreError
+from boardai.games.setup import BoardSetup
 from boardai.cli import main
 from boardai.games import make_board
 from boardai.games import kernel as K
@@ -35,7 +36,7 @@ def fake(mode: str, at: int = 1) -> str:
 
 def plan_for(tmp_path, a="random", b="random", game="hex", size=(5, 5), openings=None, seed=1,
              move_timeout=None):
-    return make_plan(a, b, game, size[0], size[1], openings, seed, move_timeout,
+    return make_plan(a, b, BoardSetup.of(game, size), openings, seed, move_timeout,
                      tmp_path / "arena.sqlite")
 
 
@@ -221,9 +222,10 @@ def test_hex_1stone_plays_every_first_move_with_both_colours(tmp_path):
 
 
 def test_c4_random_4_openings_are_distinct_legal_and_not_winning_at_once():
-    suite = load_suite("c4-random-4", "connect4", 7, 6, seed=5)
-    assert suite.openings == load_suite("c4-random-4", "connect4", 7, 6, seed=5).openings
-    assert suite.openings != load_suite("c4-random-4", "connect4", 7, 6, seed=6).openings
+    suite = load_suite("c4-random-4", BoardSetup("connect4", 7, 6), seed=5)
+    c4 = BoardSetup("connect4", 7, 6)
+    assert suite.openings == load_suite("c4-random-4", c4, seed=5).openings
+    assert suite.openings != load_suite("c4-random-4", c4, seed=6).openings
     seen = set()
     for opening in suite.openings[:200]:
         board = make_board("connect4")
@@ -238,16 +240,16 @@ def test_c4_random_4_openings_are_distinct_legal_and_not_winning_at_once():
 def test_opening_file_and_its_errors(tmp_path):
     good = tmp_path / "openings.txt"
     good.write_text("# two openings\nc3\nb2 c2   # a comment\n")
-    suite = load_suite(str(good), "hex", 5, 5, seed=1)
+    suite = load_suite(str(good), BoardSetup("hex", 5, 5), seed=1)
     assert len(suite.openings) == 2 and suite.for_game(2) == suite.openings[1]
     bad = tmp_path / "bad.txt"
     bad.write_text("c3\nc3 c3\n")
     with pytest.raises(OpeningError, match="line 2"):
-        load_suite(str(bad), "hex", 5, 5, seed=1)
+        load_suite(str(bad), BoardSetup("hex", 5, 5), seed=1)
     with pytest.raises(OpeningError, match="hex-1stone or c4-random-4"):
-        load_suite("nosuch-suite", "hex", 5, 5, seed=1)
+        load_suite("nosuch-suite", BoardSetup("hex", 5, 5), seed=1)
     with pytest.raises(OpeningError, match="for Hex"):
-        load_suite("hex-1stone", "connect4", 7, 6, seed=1)
+        load_suite("hex-1stone", BoardSetup("connect4", 7, 6), seed=1)
 
 
 def test_match_json_with_openings_and_sprt_on_connect_four(tmp_path):
@@ -330,3 +332,50 @@ def test_sprt_with_workers_keeps_the_games_under_way_when_it_decides(tmp_path):
         out = run_match(plan, 200, store, runner, SprtSpec(elo0=0, elo1=100))
         stored = store.games(plan.key)
     assert out.sprt.verdict == "H1" and out.score.games == len(stored) < 200
+
+
+# --- the swap rule ---------------------------------------------------------------------------
+def test_a_match_with_the_swap_rule_swaps_records_and_replays(tmp_path):
+    """mcts takes Black's winning first stones on 3x3 Hex by the swap: the stored games carry
+    the rule and the swap move, the match is another than the one without the rule, and every
+    exported record replays to the stored moves and winner."""
+    setup = BoardSetup.of("hex", 3, swap=True)
+    plan = make_plan("mcts:sims=300", "random", setup, None, 1, None, tmp_path / "s.sqlite")
+    assert plan.key != plan_for(tmp_path, "mcts:sims=300", size=(3, 3)).key
+    with Store(tmp_path / "s.sqlite") as store, SerialRunner() as runner:
+        run_match(plan, 8, store, runner)
+        games = store.games(plan.key)
+    swap_move = 3 * 3
+    assert len(games) == 8 and all(g.swap and g.setup == setup for g in games)
+    swapped = [g for g in games if len(g.moves) > 1 and g.moves[1] == swap_move]
+    assert swapped, [g.moves for g in games]
+    res = cli("results", str(tmp_path / "s.sqlite"), "--export-sgf", str(tmp_path / "sgf"),
+              "--json")
+    assert json.loads(res.output.strip().splitlines()[-1])["matches"][0]["swap"] is True
+    by_name = {p.name: load(p) for p in (tmp_path / "sgf").glob("*.sgf")}
+    for g in games:
+        rec = by_name[f"{g.match_key[:8]}-{g.idx:05d}.sgf"]
+        assert rec.setup == setup and rec.moves == g.moves
+        board = rec.to_board()
+        assert board.move_stack == g.moves and int(board.outcome().winner) == g.winner
+
+
+def test_match_and_tournament_take_swap_and_compete_refuses_it(tmp_path):
+    store = str(tmp_path / "c.sqlite")
+    res = cli("match", "mcts:sims=200", "random", "--size", "3", "--swap", "--games", "4",
+              "--jobs", "1", "--store", store, "--json")
+    data = json.loads(res.output.strip().splitlines()[-1])
+    assert data["swap"] is True and data["games"] == 4
+    res = cli("tournament", "random", "mcts:sims=50", "--size", "3", "--swap",
+              "--games-per-pair", "2", "--jobs", "1", "--store", store, "--json")
+    assert all(r["games"] == 2 for r in json.loads(res.output.strip().splitlines()[-1])["ratings"])
+    with Store(store) as db:
+        assert {g.swap for g in db.games()} == {True} and len(db.games()) == 6
+    for args, words in ((["match", "random", "random", "--game", "connect4", "--swap"],
+                         "Connect Four has none"),
+                        (["match", "random", "random", "--size", "4x5", "--swap"], "square"),
+                        (["compete", "random", "random", str(tmp_path / "r.txt"), "1", "--swap"],
+                         "has no swap rule")):
+        bad = CliRunner().invoke(main, [*args, "--store", store])
+        assert bad.exit_code == 2 and words in bad.output, bad.output
+        assert "Traceback" not in bad.output

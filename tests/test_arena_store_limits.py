@@ -13,6 +13,7 @@ import sys
 from boardai.arena.match import make_plan, run_match
 from boardai.arena.runner import SerialRunner
 from boardai.arena.store import MAX_DETAIL, MAX_VERSION, Store, StoredGame, cut
+from boardai.games.setup import BoardSetup
 
 # A GTP engine whose moves are 20 MB of text and whose name is 1 MB.
 HUGE_ENGINE = r'''
@@ -78,8 +79,8 @@ def test_an_engine_answering_20_mb_leaves_a_small_store(tmp_path):
     script = tmp_path / "huge_engine.py"
     script.write_text(HUGE_ENGINE)
     store_path = tmp_path / "arena.sqlite"
-    plan = make_plan("random", f"gtp:{sys.executable} {script}", "hex", 5, 5, None, 1, None,
-                     store_path)
+    plan = make_plan("random", f"gtp:{sys.executable} {script}", BoardSetup("hex", 5, 5), None, 1,
+                     None, store_path)
     with Store(store_path) as store:
         run_match(plan, 4, store, SerialRunner())
         games = store.games(plan.key)

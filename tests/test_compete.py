@@ -259,13 +259,13 @@ def test_a_schema_1_store_is_upgraded_and_keeps_blocked_cells(tmp_path):
     with Store(path) as db:                      # make it look like schema 1
         db._db.execute("ALTER TABLE games DROP COLUMN blocked")
         db._db.execute("PRAGMA user_version = 1")
-    assert SCHEMA_VERSION == 2
+    assert SCHEMA_VERSION == 3
     with Store(path) as db:
         g = _game(0, True, 0, "four in a row")
         g.blocked = [(3, 0)]
         db.add_game(g)
         db.add_game(_game(1, True, 0, "four in a row"))
         assert [x.blocked for x in db.games()] == [[(3, 0)], []]
-        assert db._db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert db._db.execute("PRAGMA user_version").fetchone()[0] == 3
     assert json.loads(sqlite3.connect(path).execute(
         "SELECT blocked FROM games WHERE idx = 0").fetchone()[0]) == [[3, 0]]

@@ -16,6 +16,7 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from boardai.arena.match import make_plan, run_match  # noqa: E402
+from boardai.games.setup import BoardSetup  # noqa: E402
 from boardai.arena.backends import parse_backend  # noqa: E402
 from boardai.arena.ray_runner import RayRunner  # noqa: E402
 from boardai.arena.runner import SerialRunner  # noqa: E402
@@ -61,7 +62,8 @@ def test_parse_backend():
 
 
 def test_same_games_as_the_local_backend(runner, tmp_path):
-    plan = make_plan("mcts:sims=60", "random", "hex", 5, 5, None, 7, None, tmp_path / "a.sqlite")
+    plan = make_plan("mcts:sims=60", "random", BoardSetup("hex", 5, 5), None, 7, None,
+                     tmp_path / "a.sqlite")
     with Store(tmp_path / "local.sqlite") as local, SerialRunner() as serial:
         run_match(plan, 6, local, serial)
         expected = _games(local, plan.key)
@@ -75,7 +77,7 @@ def test_same_games_as_the_local_backend(runner, tmp_path):
 def test_a_killed_worker_loses_no_game_and_doubles_none(runner, tmp_path):
     """Two workers are killed (kill -9) while they play; Ray re-runs their games with the same
     seeds: every game of the plan is stored once, and they are the games the plan gives."""
-    plan = make_plan("mcts:sims=4000", "mcts:sims=4000", "hex", 7, 7, None, 3, None,
+    plan = make_plan("mcts:sims=4000", "mcts:sims=4000", BoardSetup("hex", 7, 7), None, 3, None,
                      tmp_path / "a.sqlite")
     games = 8
     kills = 0

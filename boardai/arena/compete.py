@@ -39,6 +39,7 @@ from boardai._files import write_atomic
 from boardai.arena.match import MatchScore, ProgressFn, score_games
 from boardai.arena.runner import GameTask, Runner, game_seed
 from boardai.arena.store import MatchInfo, Store, StoredGame
+from boardai.games.setup import BoardSetup
 
 Draw = Callable[[random.Random], tuple[int, int, tuple[tuple[int, int], ...]]]
 
@@ -93,9 +94,10 @@ class CompetePlan:
 
     def task(self, idx: int) -> GameTask:
         w, h, blocked = self.board(idx // 2 + 1)
-        return GameTask(self.key, idx, self.engine_a, self.engine_b, idx % 2 == 0, self.game,
-                        w, h, (), game_seed(self.seed, idx), self.move_time + self.grace,
-                        self.log_dir, blocked=blocked, move_time=think_time(self.move_time))
+        return GameTask(self.key, idx, self.engine_a, self.engine_b, idx % 2 == 0,
+                        BoardSetup(self.game, w, h, False, blocked), (),
+                        game_seed(self.seed, idx), self.move_time + self.grace, self.log_dir,
+                        move_time=think_time(self.move_time))
 
 
 # --- the result file ------------------------------------------------------------------------

@@ -109,9 +109,13 @@ class _Referee:
         return self.result
 
 
-def play_game(board: Board, black: Engine, white: Engine, limit: Limit | None = None,
-              on_move=None, move_timeout: float | None = None) -> GameResult:
+def play_game(board: Board, black: Engine, white: Engine,
+              limit: Limit | dict[Color, Limit] | None = None, on_move=None,
+              move_timeout: float | None = None) -> GameResult:
     """Play from ``board`` (changed in place) until the end; ``on_move(board, result)`` per move.
+
+    ``limit``: every move's limit, one for both engines or one per colour (the arena gives each
+    engine the limit ``engines/budget.py``'s rule decides); None: each engine's own.
 
     ``move_timeout`` (seconds) is a hard limit on every engine call: the game is then played in
     a thread of its own (``on_move`` is called there) and this one stops waiting when a move
@@ -157,11 +161,12 @@ def games_running() -> int:
     return sum(t.name == "boardai-game" and t.is_alive() for t in threading.enumerate())
 
 
-def _play(board: Board, engines: dict[Color, Engine], limit: Limit | None, on_move,
+def _play(board: Board, engines: dict[Color, Engine], limit, on_move,
           move_timeout: float | None, referee: _Referee | None,
           times: list[float] | None = None) -> GameResult:
     """The game loop; with a referee every engine call is timed by it."""
     times = [] if times is None else times
+    limits = limit if isinstance(limit, dict) else {colour: limit for colour in engines}
 
     def call(colour: Color, what: str, fn, *args):
         if referee is None or (what != "play" and _is_default_hint(fn)):
@@ -189,7 +194,7 @@ def _play(board: Board, engines: dict[Color, Engine], limit: Limit | None, on_mo
     while not board.is_game_over():
         colour = board.turn
         try:
-            result = call(colour, "play", engines[colour].play, board.copy(), limit)
+            result = call(colour, "play", engines[colour].play, board.copy(), limits[colour])
         except _Abandoned:
             raise
         except EngineTimeout as exc:

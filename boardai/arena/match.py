@@ -1,7 +1,7 @@
 """Matches and round-robin tournaments: plan the games, resume from the store, keep score.
 
-A match is identified by a key hashed from what decides its games (engine specs, game, size,
-opening suite, seed); the number of games is not part of it, so running a longer match on the
+A match is identified by a key hashed from what decides its games (engine specs, the board's
+set-up -- game, size, swap rule, blocked cells --, opening suite, seed); the number of games is not part of it, so running a longer match on the
 same store extends the shorter one.  Game ``i`` has engine A as Black when ``i`` is even, the
 opening ``i // 2`` of the suite, and a seed derived from the match seed and ``i``.  Results are
 committed by this process the moment a runner hands them back.
@@ -29,7 +29,7 @@ from boardai.arena.runner import GameTask, Runner, game_seed
 from boardai.arena.store import MatchInfo, Store, StoredGame
 from boardai.engines.base import Option
 from boardai.engines.registry import make_engine, parse_spec
-from boardai.games import make_board
+from boardai.games.setup import BoardSetup
 from boardai.arena import MOVE_TIMEOUT    # noqa: F401  (defined where the CLI reads it cheaply)
 
 
@@ -61,29 +61,46 @@ class MatchPlan:
 
     engine_a: str
     engine_b: str
-    game: str
-    width: int
-    height: int
+    setup: BoardSetup
     suite: OpeningSuite
     seed: int = 1
     move_timeout: float | None = None
     log_dir: str | None = None
 
     @property
+    def game(self) -> str:
+        return self.setup.game
+
+    @property
+    def width(self) -> int:
+        return self.setup.width
+
+    @property
+    def height(self) -> int:
+        return self.setup.height
+
+    @property
     def key(self) -> str:
-        ident = [self.engine_a, self.engine_b, self.game, self.width, self.height,
-                 self.suite.name, self.seed]
+        """A hash of what decides the games; a board without the swap rule or blocked cells
+        hashes as before they were part of a match (so older stores resume)."""
+        s = self.setup
+        ident = [self.engine_a, self.engine_b, s.game, s.width, s.height, self.suite.name,
+                 self.seed]
+        if s.swap:
+            ident.append("swap")
+        if s.blocked:
+            ident.append([list(c) for c in s.blocked])
         return hashlib.sha1(json.dumps(ident).encode()).hexdigest()[:16]
 
     def info(self) -> MatchInfo:
         return MatchInfo(self.key, self.engine_a, self.engine_b, self.game, self.width,
                          self.height, self.suite.name, self.seed,
-                         {"move_timeout": self.move_timeout})
+                         {"move_timeout": self.move_timeout, "board": self.setup.text})
 
     def task(self, idx: int) -> GameTask:
-        return GameTask(self.key, idx, self.engine_a, self.engine_b, idx % 2 == 0, self.game,
-                        self.width, self.height, self.suite.for_game(idx),
-                        game_seed(self.seed, idx), self.move_timeout, self.log_dir)
+        return GameTask(self.key, idx, self.engine_a, self.engine_b, idx % 2 == 0, self.setup,
+                        self.suite.for_game(idx), game_seed(self.seed, idx), self.move_timeout,
+                        self.log_dir)
 
 
 def default_move_timeout(*specs: str) -> float:
@@ -99,20 +116,19 @@ def default_move_timeout(*specs: str) -> float:
     return 30.0 + 2.0 * max(times)
 
 
-def make_plan(engine_a: str, engine_b: str, game: str, width: int, height: int,
-              openings: str | None, seed: int, move_timeout: float | None,
-              store_path: Path) -> MatchPlan:
-    """Check the specs, board and suite; ValueError (clear message) on bad input.
-    ``move_timeout`` None: :func:`default_move_timeout`."""
-    make_board(game, (width, height))
+def make_plan(engine_a: str, engine_b: str, setup: BoardSetup, openings: str | None, seed: int,
+              move_timeout: float | None, store_path: Path) -> MatchPlan:
+    """Check the specs and suite for the board of ``setup`` (checked where it was made:
+    ``BoardSetup.of``); ValueError (clear message) on bad input.  ``move_timeout`` None:
+    :func:`default_move_timeout`."""
     engine_a, engine_b = check_spec(engine_a), check_spec(engine_b)
     if move_timeout is None:
         move_timeout = default_move_timeout(engine_a, engine_b)
     else:
         MOVE_TIMEOUT.check(move_timeout)
-    suite = load_suite(openings, game, width, height, seed)
+    suite = load_suite(openings, setup, seed)
     log_dir = str(store_path.with_name(store_path.name + ".logs"))
-    return MatchPlan(engine_a, engine_b, game, width, height, suite, seed, move_timeout, log_dir)
+    return MatchPlan(engine_a, engine_b, setup, suite, seed, move_timeout, log_dir)
 
 
 # --- scores -------------------------------------------------------------------------------

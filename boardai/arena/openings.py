@@ -17,7 +17,8 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from boardai.games import MoveError, all_games, get_game, make_board
+from boardai.games import MoveError, all_games, get_game
+from boardai.games.setup import BoardSetup
 
 SUITES = tuple(name for g in all_games().values() for name in g.opening_suites)
 
@@ -41,13 +42,13 @@ class OpeningSuite:
 NO_OPENINGS = OpeningSuite("none", ())
 
 
-def load_suite(spec: str | None, game: str, width: int, height: int, seed: int) -> OpeningSuite:
-    """The suite ``spec`` names (a suite name or a file) for this game and board."""
+def load_suite(spec: str | None, setup: BoardSetup, seed: int) -> OpeningSuite:
+    """The suite ``spec`` names (a suite name or a file) for the board of ``setup``."""
     if spec is None or spec == "" or spec == "none":
         return NO_OPENINGS
-    rules = get_game(game)
+    rules = get_game(setup.game)
     if spec in rules.opening_suites:
-        return OpeningSuite(spec, rules.opening_suites[spec](width, height, seed))
+        return OpeningSuite(spec, rules.opening_suites[spec](setup.width, setup.height, seed))
     for other in all_games().values():
         if spec in other.opening_suites:
             own = " or ".join(rules.opening_suites) or "no suite of its own"
@@ -60,10 +61,11 @@ def load_suite(spec: str | None, game: str, width: int, height: int, seed: int) 
     if not is_file:
         raise OpeningError(f"unknown opening suite {spec!r}: use {' or '.join(SUITES)}, "
                            "or the name of a file with one opening per line")
-    return _from_file(path, game, width, height)
+    return _from_file(path, setup)
 
 
-def _from_file(path: Path, game: str, width: int, height: int) -> OpeningSuite:
+def _from_file(path: Path, setup: BoardSetup) -> OpeningSuite:
+    """Each line's moves played on the set-up's board (its swap rule and blocked cells too)."""
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -77,7 +79,7 @@ def _from_file(path: Path, game: str, width: int, height: int) -> OpeningSuite:
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
-        board = make_board(game, (width, height))
+        board = setup.make_board()
         try:
             board.push_many(line)
         except MoveError as exc:

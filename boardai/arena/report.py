@@ -93,8 +93,8 @@ def match_json(score: MatchScore) -> dict:
 
 def outcome_json(out: MatchOutcome) -> dict:
     d = {"match_key": out.plan.key, "game": out.plan.game,
-         "size": f"{out.plan.width}x{out.plan.height}", "openings": out.plan.suite.name,
-         "seed": out.plan.seed, "requested": out.requested, "resumed": out.resumed,
+         "size": f"{out.plan.width}x{out.plan.height}", "swap": out.plan.setup.swap,
+         "openings": out.plan.suite.name, "seed": out.plan.seed, "requested": out.requested, "resumed": out.resumed,
          **match_json(out.score)}
     if out.sprt is not None:
         d["sprt"] = out.sprt.to_json()
@@ -131,7 +131,8 @@ def print_match(out: MatchOutcome, console: Console) -> None:
     s = out.score
     plan = out.plan
     console.print(f"A = {escape(plan.engine_a)}   B = {escape(plan.engine_b)}   "
-                  f"{plan.game} {plan.width}x{plan.height}   openings {escape(plan.suite.name)}   "
+                  f"{plan.game} {plan.width}x{plan.height}{' swap' if plan.setup.swap else ''}   "
+                  f"openings {escape(plan.suite.name)}   "
                   f"seed {plan.seed}")
     print_score(console, s, f"{s.games} games", out.resumed)
     times = [s.avg_time(0), s.avg_time(1)]
@@ -178,7 +179,8 @@ def store_summary(store: Store) -> list[dict]:
     for m in store.matches():
         games = store.games(m.match_key)
         size = f"{m.width}x{m.height}" if m.width else "per game"   # compete: drawn per round
-        out.append({"match_key": m.match_key, "game": m.game, "size": size,
+        swap = any(g.swap for g in games) or " swap" in m.config.get("board", "")
+        out.append({"match_key": m.match_key, "game": m.game, "size": size, "swap": swap,
                     "openings": m.openings, "seed": m.seed,
                     **match_json(score_games(m.engine_a, m.engine_b, games))})
     return out
@@ -195,7 +197,7 @@ def print_store(path: str, rows: list[dict], console: Console) -> None:
         elo = "-" if r["elo_diff"] is None else (
             f"{r['elo_diff']:+.1f}" + ("" if r["elo_ci95"] is None else f" ± {r['elo_ci95']:.1f}"))
         t.add_row(r["match_key"][:8], escape(r["engine_a"]), escape(r["engine_b"]),
-                  f"{r['game']} {r['size']}", str(r["games"]),
+                  f"{r['game']} {r['size']}{' swap' if r['swap'] else ''}", str(r["games"]),
                   f"{r['wins_a']}-{r['wins_b']}-{r['draws']}", f"{r['score']:.3f}", elo,
                   ", ".join(f"{k} {v}" for k, v in r["reasons"].items()))
     console.print(t)
@@ -221,7 +223,7 @@ def stored_record(g: StoredGame) -> GameRecord:
     extra = {"GN": f"{g.match_key} game {g.idx}", "EV": f"boardai arena, {g.reason}"}
     return GameRecord(game=g.game, width=g.width, height=g.height, moves=g.moves,
                       black=g.black, white=g.white, result=result, resigned=resigned,
-                      extra=extra, blocked=tuple(tuple(c) for c in g.blocked))
+                      extra=extra, swap=g.swap, blocked=tuple(tuple(c) for c in g.blocked))
 
 
 def export_sgf(store: Store, folder: str | Path) -> int:

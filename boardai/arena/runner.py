@@ -32,9 +32,11 @@ import numpy as np
 from boardai.arena.game import FAULTS, games_running, play_game
 from boardai.arena.logs import GAME_LOG_CAP, CappedLog, store_room
 from boardai.arena.store import StoredGame
-from boardai.engines.base import Engine, Limit
+from boardai.engines.base import Engine
+from boardai.engines.budget import move_limit
 from boardai.engines.registry import engine_options, make_engine, parse_spec, all_engines
-from boardai.games import Color, all_games, get_game
+from boardai.games import Color, all_games
+from boardai.games.setup import BoardSetup
 
 LOGGED = ("gtp", "strategy")    # engines whose stderr goes to a log file beside the store
 
@@ -48,15 +50,12 @@ class GameTask:
     engine_a: str
     engine_b: str
     a_is_black: bool
-    game: str
-    width: int
-    height: int
+    setup: BoardSetup                 # the board: game, size, swap rule, blocked cells
     opening: tuple[int, ...]
     seed: int
     move_timeout: float | None = None
     log_dir: str | None = None
-    blocked: tuple[tuple[int, int], ...] = ()   # cells no stone may take (a board rule)
-    move_time: float | None = None    # the engines' time per move unless their spec sets one
+    move_time: float | None = None    # the caller's time per move (engines/budget.py's rule)
 
 
 def game_seed(match_seed: int, idx: int) -> int:
@@ -98,14 +97,13 @@ def play_task(task: GameTask) -> StoredGame:
             engines[colour] = build_engine(specs[colour], int(seeds[colour]), task.move_timeout,
                                            stderr)
         versions = {colour: _start(engine) for colour, engine in engines.items()}
-        if task.move_time is not None:      # a spec's own time= stays
-            for engine in engines.values():
-                engine.default_limit = engine.default_limit.merged(Limit(time=task.move_time))
-        board = new_board(task)
+        limits = {colour: move_limit(engine, per_move=task.move_time)    # the one rule
+                  for colour, engine in engines.items()}
+        board = task.setup.make_board()
         board.push_many(list(task.opening))
         for engine in engines.values():
             engine.warm_up(board)           # compiled code loaded before the clocks run
-        result = play_game(board, engines[Color.BLACK], engines[Color.WHITE],
+        result = play_game(board, engines[Color.BLACK], engines[Color.WHITE], limits,
                            move_timeout=task.move_timeout)
     finally:
         for colour, engine in engines.items():
@@ -123,19 +121,15 @@ def play_task(task: GameTask) -> StoredGame:
             path.unlink()
         elif path.exists():
             kept.append(str(path))
+    setup = task.setup
     return StoredGame(
         match_key=task.match_key, idx=task.idx, black=specs[Color.BLACK],
-        white=specs[Color.WHITE], a_is_black=task.a_is_black, game=task.game, width=task.width,
-        height=task.height, opening=list(task.opening), seed=task.seed, moves=result.moves,
+        white=specs[Color.WHITE], a_is_black=task.a_is_black, game=setup.game, width=setup.width,
+        height=setup.height, opening=list(task.opening), seed=task.seed, moves=result.moves,
         winner=None if result.winner is None else int(result.winner), reason=result.reason,
         times=result.times, black_version=versions[Color.BLACK],
         white_version=versions[Color.WHITE], detail=result.detail, logs=kept,
-        finished=time.time(), blocked=list(task.blocked))
-
-
-def new_board(task: GameTask):
-    """The empty board of a task: its game and size, and its blocked cells if it has any."""
-    return get_game(task.game).new_board((task.width, task.height), blocked=task.blocked)
+        finished=time.time(), blocked=list(setup.blocked), swap=setup.swap)
 
 
 def _start(engine: Engine) -> str | None:

@@ -29,8 +29,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from boardai.games.setup import BoardSetup
+
 APPLICATION_ID = 0x62616931          # "bai1"
-SCHEMA_VERSION = 2                   # 2: games.blocked (schema 1 stores are upgraded on open)
+SCHEMA_VERSION = 3                   # 2: games.blocked, 3: games.swap (older stores are
+                                     # upgraded on open)
 # What an engine said is kept up to this many characters (its start and end, the middle cut with
 # a marker saying how much): an engine's answer can be any size (a 20 MB illegal move is stored
 # in the game's ``detail``, twice: quoted and in the parser's message).
@@ -71,9 +74,17 @@ CREATE TABLE IF NOT EXISTS games (
     logs        TEXT,                    -- JSON list of stderr log files of GTP participants
     finished    REAL NOT NULL,
     blocked     TEXT,                    -- JSON list of [col, row] blocked cells (NULL: none)
+    swap        INTEGER,                 -- 1: played with the swap rule (NULL or 0: without)
     PRIMARY KEY (match_key, idx)
 );
 """
+
+
+# the games table's columns by name (an upgraded store added the newer ones at its end, in the
+# order it met them)
+GAME_COLUMNS = ("match_key, idx, black, white, a_is_black, black_version, white_version, game, "
+                "width, height, opening, seed, moves, winner, reason, times, detail, logs, "
+                "finished, blocked, swap")
 
 
 class StoreError(Exception):
@@ -104,6 +115,12 @@ class StoredGame:
     logs: list[str] = field(default_factory=list)
     finished: float = 0.0
     blocked: list[tuple[int, int]] = field(default_factory=list)   # cells no stone may take
+    swap: bool = False                                              # the swap rule was on
+
+    @property
+    def setup(self) -> BoardSetup:
+        """The board the game was played on."""
+        return BoardSetup(self.game, self.width, self.height, self.swap, tuple(self.blocked))
 
     @property
     def score_a(self) -> float:
@@ -221,15 +238,18 @@ class Store:
                 raise
 
     def _upgrade(self) -> None:
-        """Schema 1 -> 2: add ``games.blocked`` (once, whoever opens the store first)."""
+        """Schema 1 -> 2: add ``games.blocked``; 2 -> 3: add ``games.swap`` (once, whoever opens
+        the store first)."""
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
-            if db.execute("PRAGMA user_version").fetchone()[0] < 2:
+            if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
                 columns = {r[1] for r in db.execute("PRAGMA table_info(games)")}
                 if "blocked" not in columns:
                     db.execute("ALTER TABLE games ADD COLUMN blocked TEXT")
-                db.execute("PRAGMA user_version = 2")
+                if "swap" not in columns:
+                    db.execute("ALTER TABLE games ADD COLUMN swap INTEGER")
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -273,13 +293,15 @@ class Store:
         if self.packed:
             self._refuse_writing()
         cur = self._db.execute(
-            "INSERT OR IGNORE INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            f"INSERT OR IGNORE INTO games ({GAME_COLUMNS}) VALUES "
+            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (g.match_key, g.idx, g.black, g.white, int(g.a_is_black),
              cut(g.black_version, MAX_VERSION), cut(g.white_version, MAX_VERSION), g.game,
              g.width, g.height, json.dumps(g.opening), g.seed, json.dumps(g.moves), g.winner,
              g.reason, json.dumps([round(t, 6) for t in g.times]), cut(g.detail, MAX_DETAIL),
              json.dumps(g.logs), g.finished or time.time(),
-             json.dumps([list(c) for c in g.blocked]) if g.blocked else None))
+             json.dumps([list(c) for c in g.blocked]) if g.blocked else None,
+             1 if g.swap else None))
         return cur.rowcount == 1
 
     # --- reading ------------------------------------------------------------------------
@@ -290,7 +312,7 @@ class Store:
     def games(self, match_key: str | None = None) -> list[StoredGame]:
         sql = ("SELECT match_key, idx, black, white, a_is_black, game, width, height, opening, seed,"
                " moves, winner, reason, times, black_version, white_version, detail, logs, finished,"
-               " blocked FROM games")
+               " blocked, swap FROM games")
         args: tuple = ()
         if match_key is not None:
             sql += " WHERE match_key = ?"
@@ -300,7 +322,8 @@ class Store:
             out.append(StoredGame(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6], r[7],
                                   json.loads(r[8]), r[9], json.loads(r[10]), r[11], r[12],
                                   json.loads(r[13]), r[14], r[15], r[16], json.loads(r[17] or "[]"),
-                                  r[18], [tuple(c) for c in json.loads(r[19] or "[]")]))
+                                  r[18], [tuple(c) for c in json.loads(r[19] or "[]")],
+                                  bool(r[20])))
         return out
 
     def matches(self) -> list[MatchInfo]:

@@ -70,6 +70,10 @@ def _arena_options(f):
     f = click.option("--jobs", type=Int(1, 256),
                      help="Worker processes, 1..256 (default: the number of cores; 1 = this "
                           "process).")(f)
+    f = click.option("--swap", is_flag=True,
+                     help="Hex: play with the swap rule (White may take Black's first stone as "
+                          "its first move); part of the match, so the store keeps it apart from "
+                          "the same match without it.")(f)
     f = click.option("--size", help="Board size: N or WxH (default 11 for Hex, 7x6 for Connect Four).")(f)
     f = game_option()(f)
     return f
@@ -86,18 +90,19 @@ def _interrupts(path):
         sys.exit(130)
 
 
-def _arena_size(game, size, store):
-    """The board size and the store's path (the store is opened once the specs are checked)."""
+def _arena_setup(game, size, swap, store):
+    """The board's set-up and the store's path (the store is opened once the specs are
+    checked)."""
     from pathlib import Path
 
     from boardai.arena.match import default_store_path
-    from boardai.games import parse_size
+    from boardai.games.setup import BoardSetup
 
     try:
-        w, h = parse_size(game.lower(), size)
+        setup = BoardSetup.of(game.lower(), size, swap)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    return w, h, Path(store) if store else default_store_path()
+    return setup, Path(store) if store else default_store_path()
 
 
 def _open_store(path):
@@ -142,8 +147,8 @@ def _worker_failures():
 @click.option("--sprt", metavar="elo0=0,elo1=20,alpha=0.05,beta=0.05",
               help="Stop as soon as the sequential probability ratio test decides.")
 @_arena_options
-def match(engine_a, engine_b, games, openings, sprt, game, size, jobs, store, seed, move_timeout,
-          backend, as_json) -> None:
+def match(engine_a, engine_b, games, openings, sprt, game, size, swap, jobs, store, seed,
+          move_timeout, backend, as_json) -> None:
     """Play a match between engines A and B (specs, or gtp:COMMAND) with Elo and error bars.
 
     Colours alternate.  Every finished game is committed to the result store at once; running
@@ -155,15 +160,16 @@ def match(engine_a, engine_b, games, openings, sprt, game, size, jobs, store, se
       boardai match mcts:time=0.05 random --game connect4 --openings c4-random-4 --games 50
       boardai match random "gtp:boardai gtp --engine random" --size 5 --games 10 --json
       boardai match mcts:sims=400 mcts:sims=100 --size 7 --games 400 --sprt elo0=0,elo1=50
+      boardai match mcts:sims=400 mcts:sims=100 --size 7 --swap --games 40
     """
     from boardai.arena.match import make_plan, run_match
     from boardai.arena.ratings import SprtSpec
     from boardai.arena.report import ProgressBar, outcome_json, print_match, report_console
 
-    w, h, path = _arena_size(game, size, store)
+    setup, path = _arena_setup(game, size, swap, store)
     with _checked_input():
         spec = SprtSpec.parse(sprt) if sprt is not None else None
-        plan = make_plan(engine_a, engine_b, game.lower(), w, h, openings, seed, move_timeout, path)
+        plan = make_plan(engine_a, engine_b, setup, openings, seed, move_timeout, path)
     db = _open_store(path)
     with db, _interrupts(path), _worker_failures(), runner_for(jobs, backend) as runner, \
             ProgressBar(games, "match", enabled=sys.stderr.isatty()) as bar:
@@ -181,8 +187,8 @@ def match(engine_a, engine_b, games, openings, sprt, game, size, jobs, store, se
               help=f"Games of each pair, 1..{MAX_ROUNDS}.")
 @click.option("--openings", metavar="SUITE|FILE", help="As for match: hex-1stone, c4-random-4 or a file.")
 @_arena_options
-def tournament(engines, games_per_pair, openings, game, size, jobs, store, seed, move_timeout,
-               backend, as_json) -> None:
+def tournament(engines, games_per_pair, openings, game, size, swap, jobs, store, seed,
+               move_timeout, backend, as_json) -> None:
     """Round robin between engines: maximum-likelihood Elo ratings (the first at 0) with 95%
     intervals, and a cross-table.  Resumes from the store like match.
 
@@ -190,6 +196,7 @@ def tournament(engines, games_per_pair, openings, game, size, jobs, store, seed,
     Examples:
       boardai tournament random mcts:sims=50 mcts:sims=200 --size 5 --games-per-pair 10
       boardai tournament random mcts:time=0.01 --game connect4 --games-per-pair 20 --json
+      boardai tournament mcts:sims=50 mcts:sims=200 alphabeta:depth=2 --size 5 --swap
     """
     from boardai.arena.match import make_plan, run_tournament
     from boardai.arena.report import ProgressBar, print_tournament, report_console
@@ -198,10 +205,10 @@ def tournament(engines, games_per_pair, openings, game, size, jobs, store, seed,
         raise click.UsageError("a tournament needs at least two engines")
     if len(set(e.strip() for e in engines)) != len(engines):
         raise click.UsageError("an engine is listed twice: give each spec once")
-    w, h, path = _arena_size(game, size, store)
+    setup, path = _arena_setup(game, size, swap, store)
     with _checked_input():
-        plans = {(i, j): make_plan(engines[i], engines[j], game.lower(), w, h, openings, seed,
-                                   move_timeout, path)
+        plans = {(i, j): make_plan(engines[i], engines[j], setup, openings, seed, move_timeout,
+                                   path)
                  for i in range(len(engines)) for j in range(i + 1, len(engines))}
     db = _open_store(path)
     total = games_per_pair * len(plans)

@@ -171,15 +171,21 @@ def blocked_option():
                              "reproducible.")
 
 
-def board_from_options(game: str, size, blocked=(), swap: bool = False, seed: int | None = None):
-    """The board ``--size/--blocked/--swap`` describe (random draws seeded by ``seed``); a
-    usage error naming what is accepted."""
+def setup_from_options(game: str, size, blocked=(), swap: bool = False, seed: int | None = None):
+    """The ``BoardSetup`` that ``--game/--size/--blocked/--swap`` describe (random draws seeded
+    by ``seed``); a usage error naming what is accepted."""
     import random
 
+    from boardai.games.setup import BoardSetup
     try:
-        return boardai.games.get_game(game).setup_board(size, blocked, swap, random.Random(seed))
+        return BoardSetup.from_options(game, size, blocked, swap, random.Random(seed))
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
+
+
+def board_from_options(game: str, size, blocked=(), swap: bool = False, seed: int | None = None):
+    """The empty board of :func:`setup_from_options`."""
+    return setup_from_options(game, size, blocked, swap, seed).make_board()
 
 
 def setup_text(board) -> str:
@@ -222,6 +228,10 @@ def game_setup_options(no_color_help: str):
                      help="White: human or an engine spec."),
         click.option("--seed", type=Int(0, MAX_SEED - 1),
                      help="Seed for engines that take one (reproducible games), 0..2**63-2."),
+        click.option("--time", "move_time", type=Float(0, 3600, min_open=True), metavar="SECONDS",
+                     help="Seconds per move of an engine whose spec gives no time= (mcts, "
+                          "alphabeta, ...; a spec's time= stays, its sims=/depth= still bound "
+                          "the search), in (0, 3600]: e.g. --white mcts --time 2."),
         click.option("--save", type=OutPath(),
                      help="Record the game to this SGF file."),
         click.option("--load", type=click.Path(dir_okay=False), callback=_not_empty_path,

@@ -39,10 +39,13 @@ DEFAULT_MOVE_TIME = 3.0     # the course's seconds per move
               help="Worker processes playing games at once (1: one game at a time, so the "
                    "engines' thinking time is not shared).")
 @backend_option
+@click.option("--swap", is_flag=True,
+              help="Refused: the course's game, Connect Four, has no swap rule (match and "
+                   "tournament take --swap for Hex).")
 @click.option("--quiet", "-q", is_flag=True,
               help="No progress bar and no summary (a seed drawn at random is still printed).")
 def compete(engine_a, engine_b, result_file, rounds, move_time, seed, store, jobs, backend,
-            quiet) -> None:
+            swap, quiet) -> None:
     """The course's referee: A against B for ROUNDS rounds of Connect Four, each on a board
     drawn as the course draws it (M rows and N columns uniform in 9..12, one no-go cell), A
     moving first in the round's first game and B in its second.  A crash, an illegal move or a
@@ -78,9 +81,13 @@ def compete(engine_a, engine_b, result_file, rounds, move_time, seed, store, job
     from boardai.arena.report import ProgressBar
     from boardai.engines.registry import convert_option, parse_spec
     from boardai.engines.strategy import TIME_GRACE
-    from boardai.games import Connect4Board
+    from boardai.games import Connect4Board, get_game
     from boardai.games.connect4 import course
 
+    if swap:
+        title = get_game(Connect4Board.game_name).title
+        raise click.UsageError(f"--swap: the course's game, {title}, has no swap rule (match and "
+                               "tournament take --swap for Hex); leave --swap out")
     if seed is None:
         seed = secrets.randbelow(2**31)
         click.echo(f"seed {seed} (give --seed {seed} to resume or repeat this run)", err=True)

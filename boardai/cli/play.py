@@ -12,7 +12,7 @@ from boardai.engines.base import EngineError
 
 @click.command(context_settings=CONTEXT)
 @game_setup_options(no_color_help="Plain ASCII (also when NO_COLOR is set).")
-def play(game, size, blocked, swap, black, white, seed, save, load, no_color) -> None:
+def play(game, size, blocked, swap, black, white, seed, move_time, save, load, no_color) -> None:
     """Play a game in the terminal (human vs human, vs machine, or machine vs machine).
 
     With no --black/--white it asks the board size, the number of humans and your colour.
@@ -23,6 +23,7 @@ def play(game, size, blocked, swap, black, white, seed, save, load, no_color) ->
     Examples:
       boardai play
       boardai play --size 9 --swap --black human --white random
+      boardai play --size 9 --black human --white mcts --time 3
       boardai play --game connect4 --black random --white random --seed 1
       boardai play --game connect4 --size random --blocked random   # a course board
       boardai play --game connect4 --size 10x9 --blocked 4:1 --black human
@@ -34,7 +35,8 @@ def play(game, size, blocked, swap, black, white, seed, save, load, no_color) ->
     try:
         with setup_errors():
             session = build_game(game.lower(), size, swap, black, white, seed, save, load,
-                                 use_color(no_color, sys.stdout), blocked=blocked)
+                                 use_color(no_color, sys.stdout), blocked=blocked,
+                                 move_time=move_time)
     except EOFError:
         raise Fail("no answer on standard input") from None
     try:

@@ -12,7 +12,7 @@ from boardai.cli.common import CONTEXT, Fail, game_setup_options, setup_errors
 
 @click.command(context_settings=CONTEXT)
 @game_setup_options(no_color_help="No colour (also when NO_COLOR is set).")
-def tui(game, size, blocked, swap, black, white, seed, save, load, no_color) -> None:
+def tui(game, size, blocked, swap, black, white, seed, move_time, save, load, no_color) -> None:
     """Play full screen: the board in colour, moves by arrow keys + Enter, mouse or typing.
 
     The side panel shows the engine thinking live (best move, win rate, visits, nodes/s,
@@ -24,6 +24,7 @@ def tui(game, size, blocked, swap, black, white, seed, save, load, no_color) -> 
     Examples:
       boardai tui
       boardai tui --size 9 --black human --white mcts:time=2
+      boardai tui --size 9 --black human --white mcts --time 5
       boardai tui --game connect4 --size random --blocked random --black human --white mcts
       boardai tui --load game.sgf
     """
@@ -32,7 +33,7 @@ def tui(game, size, blocked, swap, black, white, seed, save, load, no_color) -> 
     except ImportError as exc:
         raise Fail(f"boardai tui needs Textual: pip install 'boardai[tui]' ({exc})") from None
     opts = Options(game=game.lower(), size=size, blocked=tuple(blocked), swap=swap, black=black,
-                   white=white, seed=seed, save=save, load=load)
+                   white=white, seed=seed, save=save, load=load, move_time=move_time)
     with setup_errors():
         session, note = start_game(opts)
     if no_color:

@@ -43,6 +43,7 @@ _LAZY = {
         "Outcome", "Termination")},
     **{name: "boardai.games.game" for name in (
         "Game", "all_games", "game_of", "get_game", "register_game")},
+    "BoardSetup": "boardai.games.setup",
     "Connect4Board": "boardai.games.connect4.board",
     "HexBoard": "boardai.games.hex.board",
 }
@@ -62,7 +63,8 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "Board", "Color", "Connect4Board", "DEFAULT_GAME", "GAMES", "GAME_NAMES", "Game", "HexBoard",
+    "Board", "BoardSetup", "Color", "Connect4Board", "DEFAULT_GAME", "GAMES", "GAME_NAMES", "Game",
+    "HexBoard",
     "IllegalMoveError", "InvalidMoveError", "LegalMoves", "MoveError", "Outcome", "Termination",
     "all_games", "game_name", "game_of", "get_game", "load_descriptions", "make_board",
     "parse_size",

@@ -22,6 +22,7 @@ from boardai._version import __version__
 from boardai.games import Game, all_games, get_game
 from boardai.games.base import Board, IllegalMoveError, MoveError
 from boardai.games.game import swap_games_text
+from boardai.games.setup import BoardSetup
 from boardai.records.sgf import (MAX_BYTES, MAX_NODES, MAX_VALUES, Node, Prop, RecordError, clip,
                                  decode, escape, gc_paused, layout, parse)
 
@@ -82,6 +83,11 @@ class GameRecord:
                    moves=board.move_stack,
                    black=black, white=white, result=outcome.result() if outcome else None,
                    date=_dt.date.today().isoformat())
+
+    @property
+    def setup(self) -> BoardSetup:
+        """The board the game started from (game, size, swap rule, blocked cells)."""
+        return BoardSetup(self.game, self.width, self.height, self.swap, self.blocked)
 
     def to_board(self) -> Board:
         """A board with the moves replayed by ``push``; RecordError if one is illegal."""

@@ -20,8 +20,9 @@ from typing import IO, Callable
 from boardai._version import __version__
 from boardai.engines.base import Engine, Limit
 from boardai.engines.base import PlayResult
+from boardai.engines.budget import MAX_BUDGET, TimeControl, move_limit  # noqa: F401 (MAX_BUDGET)
 from boardai.games import (
-    DEFAULT_GAME, Board, Color, InvalidMoveError, MoveError, all_games, get_game,
+    DEFAULT_GAME, Board, BoardSetup, Color, InvalidMoveError, MoveError, all_games, get_game,
 )
 from boardai.games.game import blocked_games_text, swap_games_text
 from boardai.gtp.protocol import decode_command, format_response, parse_command
@@ -29,7 +30,6 @@ from boardai.gtp.protocol import decode_command, format_response, parse_command
 # what time_settings / time_left accept, and the longest move the server ever asks for
 MAX_SECONDS = 1_000_000.0       # about 11.5 days
 MAX_STONES = 1_000_000
-MAX_BUDGET = 3600.0             # seconds for one move, whatever the clock says
 _NUMBER = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _WHOLE = re.compile(r"[0-9]+")
 TIME_TEXT = (f"times are finite numbers of seconds from 0 to {MAX_SECONDS:.0f}, stones a whole "
@@ -63,39 +63,6 @@ def _bounded_lines(inp, limit: int):
 
 class CommandError(Exception):
     """Answered as ``? message``."""
-
-
-class TimeControl:
-    """GTP time_settings / time_left, turned into a per-move budget for timed engines."""
-
-    def __init__(self) -> None:
-        self.main = 0.0
-        self.byo = 0.0
-        self.stones = 0
-        self.left: dict[Color, tuple[float, int]] = {}
-
-    @property
-    def active(self) -> bool:
-        return self.main > 0 or self.byo > 0 or bool(self.left)
-
-    def budget(self, colour: Color, empty_cells: int) -> float | None:
-        """Seconds for the next move of ``colour``, or None when no time control is set."""
-        if not self.active:
-            return None
-        moves_to_go = max(8, empty_cells // 2)
-        if colour in self.left:
-            remaining, stones = self.left[colour]
-            if stones > 0:
-                t = remaining / stones
-            else:
-                t = remaining / moves_to_go
-        elif self.main > 0:
-            t = self.main / moves_to_go
-        else:
-            t = self.byo / max(1, self.stones)
-        if not math.isfinite(t):
-            return MAX_BUDGET
-        return min(MAX_BUDGET, max(0.01, 0.9 * t - 0.05))
 
 
 def _seconds(text: str) -> float:
@@ -163,6 +130,7 @@ class GtpServer:
         self.swap = swap
         self.board: Board = self.game.setup_board(size, blocked, swap and self.game.swap,
                                                   random.Random(seed))
+        self.setup = BoardSetup.of_board(self.board)      # what clear_board starts again from
         self.clock = TimeControl()
         self.err = err if err is not None else sys.stderr
         self.done = False
@@ -249,13 +217,23 @@ class GtpServer:
     def cmd_known_command(self, args: list[str]) -> str:
         return "true" if args[0].lower() in self.commands else "false"
 
-    def _new_board(self, size: str | tuple[int, int] | None, blocked=()) -> None:
+    def _new_board(self, setup: BoardSetup) -> None:
+        """Start again from ``setup`` (the rules check it: a bad one is ``? reason``)."""
         try:
-            board = self.game.new_board(size, swap=self.swap and self.game.swap, blocked=blocked)
+            board = setup.make_board()
         except ValueError as exc:
             raise CommandError(str(exc)) from None
-        self.board = board
+        self.setup, self.board = setup, board
         self.engine.new_game(self.board)
+
+    def _setup(self, size=None, blocked=()) -> BoardSetup:
+        """The set-up of a new board of this game: ``size`` (None: the game's default), the swap
+        rule as ``param_game allow_swap`` last said, ``blocked`` cells."""
+        try:
+            w, h = self.game.parse_size(size)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        return BoardSetup(self.game.name, w, h, self.swap and self.game.swap, blocked)
 
     def cmd_boardsize(self, args: list[str]) -> str:
         if len(args) == 1 and self.game.square_sizes:
@@ -269,12 +247,12 @@ class GtpServer:
                                else f"boardsize needs W H, e.g. boardsize {w} {h}")
         if not all(a.isascii() and a.isdigit() for a in args):
             raise CommandError(f"boardsize needs whole numbers, not {' '.join(args)!r}")
-        self._new_board(size)
+        self._new_board(self._setup(size))
         return ""
 
     def cmd_clear_board(self, args: list[str]) -> str:
         """Takes every stone off; blocked cells stay (boardsize clears them)."""
-        self._new_board((self.board.width, self.board.height), self.board.setup)
+        self._new_board(self._setup(self.setup.size, self.setup.blocked))
         return ""
 
     def cmd_block_cell(self, args: list[str]) -> str:
@@ -291,7 +269,7 @@ class GtpServer:
                                             self.board.height)
         except ValueError as exc:
             raise CommandError(str(exc)) from None
-        self._new_board((self.board.width, self.board.height), self.board.setup + cells)
+        self._new_board(self._setup(self.setup.size, self.setup.blocked + cells))
         return ""
 
     def cmd_game(self, args: list[str]) -> str:
@@ -302,7 +280,7 @@ class GtpServer:
             self.game = get_game(args[0])
         except ValueError as exc:
             raise CommandError(str(exc)) from None
-        self._new_board(None)
+        self._new_board(self._setup())
         return ""
 
     def _colour(self, text: str) -> Color:
@@ -359,9 +337,7 @@ class GtpServer:
         except MoveError as exc:
             raise CommandError(f"engine error: it chose {result.name!r}: {exc}") from None
         self.engine.notify(self.board, result.move)
-        if colour in self.clock.left:
-            remaining, stones = self.clock.left[colour]
-            self.clock.left[colour] = (max(0.0, remaining - (time.perf_counter() - started)), stones)
+        self.clock.spend(colour, time.perf_counter() - started)
         return self.board.move_name(result.move)
 
     def cmd_undo(self, args: list[str]) -> str:
@@ -416,13 +392,10 @@ class GtpServer:
         self.swap = value in ("1", "true")
         return ""
 
-    def _limit(self, colour: Color) -> Limit | None:
-        """The time control's budget for ``colour`` as a Limit (timed engines only)."""
-        if self.engine.timed:
-            budget = self.clock.budget(colour, len(self.board.legal_moves))
-            if budget is not None:
-                return Limit(time=budget)
-        return None
+    def _limit(self, colour: Color) -> Limit:
+        """The move's limit by the one rule (``engines/budget.py``): the time control's share
+        for ``colour``, when one is set, replaces the spec's time=."""
+        return move_limit(self.engine, clock=self.clock.budget(colour, len(self.board.legal_moves)))
 
     def cmd_analyse(self, args: list[str]) -> str:
         if self.board.is_game_over():

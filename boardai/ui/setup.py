@@ -10,6 +10,7 @@ from typing import Callable, TextIO
 from boardai import records
 from boardai.engines.registry import parse_spec
 from boardai.games import get_game
+from boardai.games.setup import BoardSetup
 from boardai.ui.terminal import Seat, TerminalGame, ask, default_record_path, make_seat
 from boardai.warmup import DEFAULT_ENGINE   # noqa: F401  (mcts:time=1; also what `warmup` compiles)
 
@@ -43,11 +44,12 @@ def _seat_spec(spec: str) -> str:
 def build_game(game: str, size: str | None, swap: bool, black: str | None, white: str | None,
                seed: int | None, save: str | None, load: str | None, color: bool,
                input_fn: Callable[[str], str] = input, out: TextIO | None = None,
-               blocked: tuple[str, ...] = ()) -> TerminalGame:
+               blocked: tuple[str, ...] = (), move_time: float | None = None) -> TerminalGame:
     """Everything ``boardai play`` needs; raises ValueError/RecordError with a clear message.
 
     ``size`` may be ``random`` and ``blocked`` ``("random",)`` or ``COL:ROW`` texts (games with
-    blocked cells); random draws are seeded by ``seed``.
+    blocked cells); random draws are seeded by ``seed``.  ``move_time``: the seconds per move
+    of an engine whose spec gives no time= (``engines/budget.py``).
 
     ``out`` defaults to ``sys.stdout`` as it is at the call (not at import: a test runner or a
     caller may have replaced it since)."""
@@ -65,7 +67,8 @@ def build_game(game: str, size: str | None, swap: bool, black: str | None, white
         out.write(f"Loaded {load}: {rec.game} {rec.width}x{rec.height}"
                   f"{', blocked ' + cells if cells else ''}, {len(rec.moves)} moves\n")
         record_path = record_path or Path(load)
-        return TerminalGame(board, seats[0], seats[1], record_path, color, input_fn, out)
+        return TerminalGame(board, seats[0], seats[1], record_path, color, input_fn, out,
+                            move_time)
 
     rules = get_game(game)
     if black is None and white is None:
@@ -87,12 +90,13 @@ def build_game(game: str, size: str | None, swap: bool, black: str | None, white
             black, white = ("human", DEFAULT_ENGINE) if mine == 0 else (DEFAULT_ENGINE, "human")
     black = black or DEFAULT_ENGINE
     white = white or DEFAULT_ENGINE
-    board = rules.setup_board(rules.play_size_or_default if size is None else size, blocked,
-                              swap, random.Random(seed))
+    setup = BoardSetup.from_options(rules.name, rules.play_size_or_default if size is None
+                                    else size, blocked, swap, random.Random(seed))
+    board = setup.make_board()
     if board.setup or (isinstance(size, str) and size.strip().lower() == "random"):
         cells = " ".join(rules.blocked_text(board.setup))
         out.write(f"Board: {board.size_text}{', blocked ' + cells if cells else ''}\n")
     seats: tuple[Seat, Seat] = (make_seat(_seat_spec(black), seed, 0),
                                 make_seat(_seat_spec(white), seed, 1))
     return TerminalGame(board, seats[0], seats[1], record_path or default_record_path(game),
-                        color, input_fn, out)
+                        color, input_fn, out, move_time)

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from boardai import records
-from boardai.engines.base import Engine
+from boardai.engines.base import Engine, Limit
+from boardai.engines.budget import move_limit
 from boardai.engines.registry import make_engine
 from boardai.games import Board, Color, MoveError, game_of
 
@@ -75,8 +76,9 @@ class TerminalGame:
 
     def __init__(self, board: Board, black: Seat, white: Seat, record_path: Path,
                  color: bool = False, input_fn: Callable[[str], str] = input,
-                 out: TextIO = sys.stdout):
+                 out: TextIO = sys.stdout, move_time: float | None = None):
         self.board = board
+        self.move_time = move_time      # seconds per move of an engine whose spec gives none
         self.seats = {Color.BLACK: black, Color.WHITE: white}
         self.record_path = record_path
         self.color = color
@@ -85,6 +87,10 @@ class TerminalGame:
         for seat in self.seats.values():
             if seat.engine is not None:
                 seat.engine.new_game(board)
+
+    def limit(self, engine) -> Limit:
+        """The limit of ``engine``'s next move, by the one rule (``engines/budget.py``)."""
+        return move_limit(engine, per_move=self.move_time)
 
     # --- output -------------------------------------------------------------------------
     def say(self, text: str = "") -> None:
@@ -149,7 +155,7 @@ class TerminalGame:
         """Ask the engine for a move and play it; False if it resigned."""
         colour = self.board.turn
         assert seat.engine is not None
-        result = seat.engine.play(self.board.copy())
+        result = seat.engine.play(self.board.copy(), self.limit(seat.engine))
         if result.resign:
             self.say(f"{self.side_name(colour)} [{seat.spec}] resigns")
             return False
@@ -217,7 +223,7 @@ class TerminalGame:
         me = self.board.turn
         opponent = self.seats[me.other]
         engine = opponent.engine or make_engine("mcts:time=0.5")
-        result = engine.play(self.board.copy())
+        result = engine.play(self.board.copy(), self.limit(engine))
         self.say(f"  Hint ({engine.spec}): {result.name}")
 
     def save_as(self, name: str) -> None:

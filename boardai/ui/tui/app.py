@@ -50,6 +50,7 @@ class Options:
     seed: int | None = None
     save: str | None = None
     load: str | None = None
+    move_time: float | None = None      # seconds per move of an engine whose spec gives none
     extra: dict = field(default_factory=dict)
 
 
@@ -63,7 +64,8 @@ def start_game(opts: Options) -> tuple[TerminalGame, str]:
         black = black or "human"
         white = white or DEFAULT_ENGINE
     session = build_game(opts.game, opts.size, opts.swap, black, white, opts.seed, opts.save,
-                         opts.load, False, input_fn=_no_questions, out=out, blocked=opts.blocked)
+                         opts.load, False, input_fn=_no_questions, out=out, blocked=opts.blocked,
+                         move_time=opts.move_time)
     return session, " ".join(out.getvalue().split())
 
 
@@ -348,7 +350,7 @@ class BoardApp(App):
             engine.stop = stop
             engine.on_info = lambda snap: self.post_message(EngineInfo(token, kind, snap))
             try:
-                result = engine.play(board)
+                result = engine.play(board, self.session.limit(engine))   # engines/budget.py
             except BaseException as exc:                       # shown, never a crash of the UI
                 self.post_message(EngineDone(token, kind, None, exc))
                 return
@@ -616,7 +618,7 @@ class BoardApp(App):
                 return
             opts = Options(game=answer.game, size=answer.size, blocked=answer.blocked,
                            swap=answer.swap, black=answer.black, white=answer.white,
-                           seed=self.opts.seed)
+                           seed=self.opts.seed, move_time=self.opts.move_time)
             try:
                 session, note = start_game(opts)
             except (ValueError, RecordError, EOFError) as exc:

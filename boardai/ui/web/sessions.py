@@ -40,8 +40,10 @@ from typing import Any, Callable
 
 from boardai import records
 from boardai.engines.base import Engine, EngineError, Limit, PlayResult
+from boardai.engines.budget import move_limit
 from boardai.engines.registry import all_engines, make_engine, parse_spec
 from boardai.games import DEFAULT_GAME, all_games, game_of, get_game
+from boardai.games.setup import BoardSetup
 from boardai.games.base import Board, Color, MoveError
 
 DEFAULT_MOVE_TIME = 1.0
@@ -102,13 +104,6 @@ def build_engine(spec: str, allow_programs: bool) -> Engine:
         raise WebError(str(exc)) from None
     return engine
 
-
-def _limit_for(engine: Engine, spec: str, seconds: float) -> Limit:
-    """The page's seconds per move, unless the spec sets a budget of its own."""
-    _, raw = parse_spec(spec)
-    if any(k in raw for k in ("time", "sims", "nodes", "depth")):
-        return Limit()
-    return Limit(time=seconds) if engine.timed else Limit()
 
 
 def check_seconds(value: Any, what: str, most: float, default: float) -> float:
@@ -410,7 +405,7 @@ class GameSession:
         assert engine is not None
         board = self.board.copy()
         search = Search("engine", self.generation, engine=engine)
-        limit = _limit_for(engine, seat.spec, self.move_time)
+        limit = move_limit(engine, per_move=self.move_time)   # the one rule: engines/budget.py
 
         def work() -> PlayResult:
             with seat.lock:
@@ -933,12 +928,12 @@ class Sessions:
             raise WebError("swap is true or false")
         move_time = check_seconds(body.get("time"), "time", MAX_MOVE_TIME, DEFAULT_MOVE_TIME)
         try:
-            board = rules.setup_board(str(size) if size is not None else None, tuple(blocked),
-                                      swap, random.Random(seed))
+            setup = BoardSetup.from_options(rules.name, str(size) if size is not None else None,
+                                            tuple(blocked), swap, random.Random(seed))
         except ValueError as exc:
             raise WebError(str(exc)) from None
         seats = self._seats(body.get("black", "human"), body.get("white", "mcts"))
-        return self._add(board, seats, move_time)
+        return self._add(setup.make_board(), seats, move_time)
 
     def _seats(self, black: Any, white: Any) -> tuple[Seat, Seat]:
         seats: list[Seat] = []
