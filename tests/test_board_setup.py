@@ -72,4 +72,5 @@ def test_a_record_says_its_setup():
     board = BoardSetup.of("hex", 5, True).make_board()
     board.push_many("c3 swap")
     rec = records.loads(records.dumps(records.GameRecord.from_board(board)))
-    assert rec.setup == BoardSetup.of("hex", 5, True) and rec.to_board().move_stack == board.move_stack
+    assert rec.setup == BoardSetup.of("hex", 5, True)
+    assert rec.to_board().move_stack == board.move_stack

@@ -94,7 +94,8 @@ def match_json(score: MatchScore) -> dict:
 def outcome_json(out: MatchOutcome) -> dict:
     d = {"match_key": out.plan.key, "game": out.plan.game,
          "size": f"{out.plan.width}x{out.plan.height}", "swap": out.plan.setup.swap,
-         "openings": out.plan.suite.name, "seed": out.plan.seed, "requested": out.requested, "resumed": out.resumed,
+         "openings": out.plan.suite.name, "seed": out.plan.seed, "requested": out.requested,
+         "resumed": out.resumed,
          **match_json(out.score)}
     if out.sprt is not None:
         d["sprt"] = out.sprt.to_json()
