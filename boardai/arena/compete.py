@@ -82,21 +82,20 @@ class CompetePlan:
                          self.seed, {"kind": "compete", "move_time": self.move_time,
                                      "grace": self.grace})
 
-    def board(self, round_no: int) -> tuple[int, int, tuple[tuple[int, int], ...]]:
-        """(width, height, blocked) of round ``round_no`` (1-based)."""
+    def board(self, round_no: int) -> BoardSetup:
+        """The board of round ``round_no`` (1-based): the ``round_no``-th draw."""
         if not self._drawn:
             self._drawn.append(random.Random(self.seed))
         rng = self._drawn[0]
         while len(self._drawn) <= round_no:
             w, h, blocked = self.draw(rng)
-            self._drawn.append((w, h, tuple(tuple(c) for c in blocked)))
+            self._drawn.append(BoardSetup(self.game, w, h, False, tuple(map(tuple, blocked))))
         return self._drawn[round_no]
 
     def task(self, idx: int) -> GameTask:
-        w, h, blocked = self.board(idx // 2 + 1)
         return GameTask(self.key, idx, self.engine_a, self.engine_b, idx % 2 == 0,
-                        BoardSetup(self.game, w, h, False, blocked), (),
-                        game_seed(self.seed, idx), self.move_time + self.grace, self.log_dir,
+                        self.board(idx // 2 + 1), (), game_seed(self.seed, idx),
+                        self.move_time + self.grace, self.log_dir,
                         move_time=think_time(self.move_time))
 
 
