@@ -49,6 +49,8 @@ NO_KNOWLEDGE = np.empty(0, dtype=np.float64)
 NO_FILLS = np.zeros((1, 0), dtype=np.int64)       # run_simulations without fills
 NO_FILL_OF = np.zeros(0, dtype=np.int32)
 NO_QUEUE = np.zeros(0, dtype=np.int64)             # run_simulations without a network
+NET_BATCH = 8            # net=: positions worth a network call in a timed search, or
+NET_HOLD = 16            # the slices after which the queue is evaluated whatever it holds
 
 
 @dataclass
@@ -382,6 +384,7 @@ class MctsEngine(Engine):
                                       tree.fill_of, tree.queue_states, tree.queue_nodes)
         done = deepest = 0
         batch = 16
+        held = 0                 # slices since the network's queue was last evaluated
         budget = Budget(sims, deadline, stop, report, self.INFO_EVERY)
         while budget.more(done, deepest):
             now = time.perf_counter()
@@ -399,7 +402,12 @@ class MctsEngine(Engine):
                 break
             took = max(time.perf_counter() - now, 1e-6)
             if net:
-                self._net.flush(tree, deadline)
+                held += 1
+                # a timed search waits for a batch worth the call (NET_BATCH positions, or
+                # NET_HOLD slices); a sims= search evaluates after every (fixed) slice
+                if deadline is None or held >= NET_HOLD or tree.meta[MK.QUEUED] >= NET_BATCH:
+                    self._net.flush(tree, deadline)
+                    held = 0
             if mustplay_visits:
                 self._knowledge.grow(tree, mustplay_visits, deadline)
             if deadline is None and (mustplay_visits or net):
