@@ -8,10 +8,13 @@
 
 Opponents (``--opponent``):
 
-* ``cxx`` (default): ``benchmarks/course_uct/uct.cpp``, a plain UCT in C++ with the course's
+* ``cxx`` (default): ``benchmarks/course_uct/uct.cpp``, a UCT in C++ with the course's
   strategy interface (``getPoint``/``clearPoint``), as a strong student of the course writes one
-  and as fast as the course's compiled test programs: flat array board, UCB1, random playouts
-  that take an immediate win and block an immediate loss, the same two checks at the root.  It
+  and as fast as the course's compiled test programs: line bitboards with per-colour masks of
+  the columns that win at once, UCB1 with C = 0.6 (tuned by self-play), children made at once
+  (only the win, or only the block, where there is one), random playouts that take an
+  immediate win and block an immediate loss, the tree kept between moves, the same two checks
+  at the root.  It
   thinks ``--ref-ms`` milliseconds a move (default 2600 of the course's 3 s, as the course's own
   test programs do), compiled in (``-DTHINK_MS``) with ``g++ -O2 -shared -fPIC`` into
   ``--build-dir`` (default ``build/course_uct/``, not committed), once per source and think time;

@@ -1,6 +1,7 @@
 """The course game's C++ reference opponent (benchmarks/course_uct/uct.cpp, built and played by
 benchmarks/course_reference.py): it builds, answers through the course's interface with legal
-moves, takes an immediate win, blocks an immediate loss, and plays a short ``compete`` round.
+moves, takes an immediate win, blocks an immediate loss, keeps its tree from one move to the
+next, and plays a short ``compete`` round; its self-play build (for tuning) plays games.
 
 Compiled with g++ at a think time of a few milliseconds (``-DTHINK_MS``); skipped without g++.
 """
@@ -10,7 +11,9 @@ from __future__ import annotations
 import ctypes
 import importlib
 import random
+import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -91,6 +94,33 @@ def test_it_takes_a_win_and_blocks_a_loss(lib, own_three):
     assert (x, y) == (top[2] - 1, 2)
     board.push(2)
     assert board.is_game_over() == own_three
+
+
+def test_the_tree_is_kept_when_the_board_is_the_last_answer_plus_one_stone(lib):
+    lib.uctLastReused.restype = ctypes.c_longlong
+    board = Connect4Board(11, 9, blocked=((4, 2),))
+    x, y, _ = ask(lib, board)
+    board.push(y)
+    board.push(4)                                  # the opponent answers
+    x, y, top = ask(lib, board)
+    assert course.answer_problem(top, x, y) is None
+    assert lib.uctLastReused() > 0                 # the grandchild's visits were kept
+    other = Connect4Board(11, 9, blocked=((4, 2),))
+    other.push_many([0, 1])                        # not what it left: a fresh tree
+    ask(lib, other)
+    assert lib.uctLastReused() == 0
+
+
+def test_the_self_play_build_plays_both_colours_on_drawn_boards(tmp_path):
+    if shutil.which("g++") is None:
+        pytest.skip("g++ is missing")
+    exe = tmp_path / "selfplay"
+    subprocess.run(["g++", "-O2", "-DSELFPLAY", "-o", str(exe), str(reference.SOURCE)],
+                   check=True)
+    out = subprocess.run([str(exe), "0.5", "1.0", "5", "1", "3"], check=True,
+                         capture_output=True, text=True).stdout
+    m = re.search(r"A wins (\d+) losses (\d+) draws (\d+)", out)
+    assert m and sum(int(v) for v in m.groups()) == 2, out
 
 
 def test_a_short_compete_round(lib_path, tmp_path):

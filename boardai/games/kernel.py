@@ -58,8 +58,8 @@ from boardai.games.hex.planes import hex_encode_planes
 from boardai.games.hex.playouts import hex_playout, hex_playout_bridge, hex_playout_local
 from boardai.games.connect4.wide import (
     new_wide_state, wide_apply, wide_free_cells, wide_is_legal, wide_legal_moves, wide_playout,
-    wide_playout_quality, wide_playout_tactical, wide_symmetric, wide_undo, wide_winning_moves,
-    wide_wins_if_played,
+    wide_playout_quality, wide_playout_safe, wide_playout_safer, wide_playout_tactical,
+    wide_symmetric, wide_undo, wide_winning_moves, wide_wins_if_played,
 )
 from boardai.games.connect4.wide_eval import wide_evaluate
 from boardai.games.layout import (
@@ -209,8 +209,10 @@ def playout_policy(state, rng, work, owner, policy, table, local, fill):
     and with bridges, ``local`` > 0 answers the last move by the learned pattern weights in
     ``table`` (``hex_playout_local``) and starts with the cells of ``fill`` (per cell: 0, or
     1 / 2 for a stone of the first / second player, known to make no difference to the
-    result; empty: none) as stones; Connect Four 1 takes wins and blocks threats; 0 and any
-    policy the game lacks are uniform.  ``work``: len(state) + 64."""
+    result; empty: none) as stones; Connect Four 1 takes wins and blocks threats, 3 also
+    keeps off the cells right under the opponent's threats, 5 or 7 under its own too where it
+    can (on the line-word boards past 64 cells, the course's; the one-word boards play 1); 0
+    and any policy the game lacks are uniform.  ``work``: len(state) + 64."""
     g = state[GAME]
     if g == GAME_HEX:
         if policy & 1:
@@ -220,8 +222,12 @@ def playout_policy(state, rng, work, owner, policy, table, local, fill):
             return hex_playout_bridge(state, rng, work, owner, edges)      # without their code
         return hex_playout(state, rng, work, owner)
     if g == GAME_CONNECT4:
-        if policy == 1:
+        if policy & 1:
             if state[FLAGS] & FLAG_C4_LINES:
+                if policy & 4:
+                    return wide_playout_safer(state, rng, work, owner)
+                if policy & 2:
+                    return wide_playout_safe(state, rng, work, owner)
                 return wide_playout_tactical(state, rng, work, owner)
             return c4_playout_tactical(state, rng, work, owner)
         if state[FLAGS] & FLAG_C4_LINES:

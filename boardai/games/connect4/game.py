@@ -83,7 +83,14 @@ CONNECT4 = Game(
     move_example="4",
     side_labels=("X", "O"),
     playout_switches=(PlayoutSwitch("tactics", "Connect Four playouts take wins and block "
-                                    "threats", on=1),),
+                                    "threats", on=1),
+                      PlayoutSwitch("safe", "with tactics, Connect Four playouts keep off the "
+                                    "cells right under the opponent's threats unless every "
+                                    "column is one (boards past 64 cells, such as the course's)",
+                                    on=2),
+                      PlayoutSwitch("own", "with tactics, Connect Four playouts also keep off "
+                                    "the cells right under their own threats where they can "
+                                    "(boards past 64 cells)", on=4)),
     evaluators=tuple(Evaluator(name, ev, what) for name, (ev, what) in c4_eval.EVALUATORS.items()),
     default_evaluator=c4_eval.DEFAULT,
     opening_suites={"c4-random-4": random_openings},

@@ -287,25 +287,74 @@ def wide_symmetric(state):
 
 
 @njit(cache=True, nogil=True)
-def _recheck(work, n, w, h, tops, flags, c):
-    """Refresh column c's one-move-win flags (``flags + colour*w + c``) from its landing cell."""
+def _recheck(work, n, w, h, tops, flags, c, safe):
+    """Refresh column c's one-move-win flags (``flags + colour*w + c``) from its landing cell;
+    with ``safe`` also the flags of the cell above it (``flags + 2w + colour*w + c``: the colour
+    would make four on the next playable cell of column c, past a blocked one)."""
     r = work[tops + c]
     if r >= h:
         work[flags + c] = 0
         work[flags + w + c] = 0
+        if safe:
+            work[flags + 2 * w + c] = 0
+            work[flags + 3 * w + c] = 0
     else:
         work[flags + c] = _would_four(work, HEADER, w, h, c, r)
         work[flags + w + c] = _would_four(work, HEADER + n, w, h, c, r)
+        if safe:
+            up = _next_row(work, tops + w, c, r + 1, h)
+            if up >= h:
+                work[flags + 2 * w + c] = 0
+                work[flags + 3 * w + c] = 0
+            else:
+                work[flags + 2 * w + c] = _would_four(work, HEADER, w, h, c, up)
+                work[flags + 3 * w + c] = _would_four(work, HEADER + n, w, h, c, up)
 
 
 @njit(cache=True, nogil=True)
-def _wide_playout(state, rng, work, owner, tactics):
+def wide_threat_under(state, colour, out):
+    """The open columns whose stone would let ``colour`` make four on the cell right above it
+    (the next playable cell of that column, past a blocked one): playing there hands
+    ``colour`` an immediate win.  Written to ``out``; returns how many."""
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    n = lines_jit(w, h)
+    tops = HEADER + 3 * n
+    base = HEADER + colour * n
+    k = 0
+    for c in range(w):
+        r = state[tops + c]
+        if r >= h:
+            continue
+        up = _next_row(state, tops + w, c, r + 1, h)
+        if up < h and _would_four(state, base, w, h, c, up):
+            out[k] = c
+            k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _keeps(work, under, above, c, level):
+    """Column c keeps off the opponent's threat cells (level 1) and its own too (level 2)."""
+    if work[under + c]:
+        return False
+    return level < 2 or not work[above + c]
+
+
+@njit(cache=True, nogil=True)
+def _wide_playout(state, rng, work, owner, tactics, safe=0):
     """The playout loop on a copy of the position in ``work``: returns (winner, length) with
     ``length`` = 1 + the moves it played (as the one-word layout's ``_c4_playout``).
 
     With ``tactics`` every open column carries two flags, "Black / White would make four by
     playing here"; a stone changes them only in the columns within three of it whose landing
-    cell is within three rows of it, so only those are checked again after a move."""
+    cell is within three rows of it, so only those are checked again after a move.  With
+    ``safe`` too (Allis's first rule of threats) a side neither winning nor blocking picks at
+    random among the columns that do not put its stone right under a cell where the opponent
+    would make four (a move that hands the opponent the win), and among all open columns only
+    when every one does; two more flags per column say so, kept as the first two.  ``safe`` = 2
+    also keeps off the cells right under its own threats (a stone there lets the opponent
+    take the threat's cell), where it can."""
     played = np.int64(1)
     if state[WINNER] != NO_WINNER:
         return state[WINNER], played
@@ -327,7 +376,7 @@ def _wide_playout(state, rng, work, owner, tactics):
             work[end + k] = c
             k += 1
         if tactics:
-            _recheck(work, n, w, h, tops, flags, c)
+            _recheck(work, n, w, h, tops, flags, c, safe > 0)
     left = state[tops + 2 * w] - state[PLY]
     mover = state[PLY] & 1
     bits = np.uint64(0)
@@ -351,9 +400,34 @@ def _wide_playout(state, rng, work, owner, tactics):
             if have == 0:
                 bits = rng_next(rng)
                 have = 2
-            idx = np.int64(((bits & np.uint64(0xFFFFFFFF)) * np.uint64(k)) >> np.uint64(32))
+            under = flags + 2 * w + (1 - mover) * w     # the opponent's cells above
+            above = flags + 2 * w + mover * w           # and the mover's own
+            good = k
+            level = 0
+            if safe:
+                level = safe
+                while level > 0:
+                    good = 0
+                    for i in range(k):
+                        if _keeps(work, under, above, work[end + i], level):
+                            good += 1
+                    if good > 0:
+                        break
+                    level -= 1
+                if level == 0:
+                    good = k
+            j = np.int64(((bits & np.uint64(0xFFFFFFFF)) * np.uint64(good)) >> np.uint64(32))
             bits >>= np.uint64(32)
             have -= 1
+            if level == 0:
+                idx = j
+            else:
+                for i in range(k):
+                    if _keeps(work, under, above, work[end + i], level):
+                        if j == 0:
+                            idx = i
+                            break
+                        j -= 1
         c = work[end + idx]
         r = work[tops + c]
         win = _set_cell(work, HEADER + mover * n, w, h, c, r)
@@ -371,10 +445,11 @@ def _wide_playout(state, rng, work, owner, tactics):
             k -= 1
             work[end + idx] = work[end + k]
         if tactics:
+            low = r - 5 if safe > 0 else r - 3        # the cell above may be two rows up
             for cc in range(max(0, c - 3), min(w, c + 4)):
                 t = work[tops + cc]
-                if cc == c or (t < h and r - 3 <= t <= r + 3):
-                    _recheck(work, n, w, h, tops, flags, cc)
+                if cc == c or (t < h and low <= t <= r + 3):
+                    _recheck(work, n, w, h, tops, flags, cc, safe > 0)
         mover = 1 - mover
 
 
@@ -388,6 +463,18 @@ def wide_playout(state, rng, work, owner):
 def wide_playout_tactical(state, rng, work, owner):
     """Random playout that takes wins and blocks a single threat (two threats: lost)."""
     return _wide_playout(state, rng, work, owner, True)[0]
+
+
+@njit(cache=True, nogil=True)
+def wide_playout_safe(state, rng, work, owner):
+    """Tactical playout that also keeps off the cells right under the opponent's threats."""
+    return _wide_playout(state, rng, work, owner, True, 1)[0]
+
+
+@njit(cache=True, nogil=True)
+def wide_playout_safer(state, rng, work, owner):
+    """Safe playout that also keeps off the cells right under its own threats where it can."""
+    return _wide_playout(state, rng, work, owner, True, 2)[0]
 
 
 @njit(cache=True, nogil=True)
