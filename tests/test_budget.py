@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import time
 
 import pytest
 
@@ -151,10 +152,9 @@ def test_the_full_screen_terminal_gives_the_rules_limit(spec, seen, tmp_path, mo
 
     async def go():
         async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(2000):
-                await pilot.pause(0.01)
-                if app.board.ply and not app.busy:
-                    break
+            end = time.monotonic() + 300          # a deadline for a stuck app, not a timing
+            while not (app.board.ply and not app.busy) and time.monotonic() < end:
+                await pilot.pause(0.02)
     asyncio.run(go())
     assert app.board.ply == 1
     assert seen == [move_limit(make_engine(spec), per_move=0.7)]
