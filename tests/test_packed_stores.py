@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import lzma
 import shutil
+import sqlite3
 import subprocess
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from boardai.arena.store import MatchInfo, Store, StoredGame, StoreError
+from boardai.arena.store import APPLICATION_ID, MatchInfo, Store, StoredGame, StoreError
 from boardai.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,12 +98,16 @@ def _tracked(under: str) -> list[Path]:
 def test_the_repository_keeps_its_stores_packed_and_readable():
     tracked = _tracked("benchmarks/data")
     assert not [p for p in tracked if p.name.endswith((".sqlite", ".sqlite-wal", ".sqlite-shm"))]
-    packed = [p for p in tracked if p.name.endswith(".sqlite.xz")]
+    packed = [p for p in tracked if p.name.endswith(".sqlite.xz") and p.exists()]
     assert len(packed) >= 50
-    for path in packed:
-        if path.exists():
-            with Store(path) as store:
-                assert store.games(), path
+    for path in packed:                   # each one a boardai store with games (read in memory)
+        db = sqlite3.connect(":memory:")
+        db.deserialize(lzma.decompress(path.read_bytes()))
+        assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID, path
+        assert db.execute("SELECT count(*) FROM games").fetchone()[0] > 0, path
+        db.close()
+    with Store(packed[0]) as store:       # and as Store reads them
+        assert store.games()
 
 
 def test_the_repository_run_data_is_small_and_holds_no_generation_files():
