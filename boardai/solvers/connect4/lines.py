@@ -22,8 +22,10 @@ from boardai.solvers.connect4.solver import DEFAULT_TT_BITS, FULL_COLUMN, Solver
 
 # Positions of up to EARLY_STONES stones (off the book) are solved with a second, larger table:
 # there a 2**24-entry table needs half the nodes of the 2**20 that suits deeper positions
-# (4453: 4.0 s against 5.8 s; from 8 stones on the small table is as fast or faster).
-EARLY_STONES = 6
+# (4453: 4.0 s against 5.8 s; --analyze of 21135666, 8 stones: 50.8M nodes and 5.9 s of CPU
+# against 89.3M and 8.3 s, Pons' solver 47.4M; of 5374337: 38.5M, 4.7 s against 67.3M, 6.9 s;
+# from 9-10 stones the small table is as fast: fewer nodes, slower ones).
+EARLY_STONES = 8
 EARLY_TT_BITS = 24
 
 
