@@ -140,10 +140,17 @@ def test_auto_without_a_shipped_network_plays_plainly_and_says_so():
     assert "net_evals" not in result.info and board.is_legal(result.move)
 
 
-def test_auto_takes_the_shipped_network_of_the_size():
-    board = get_game("hex").new_board(9)
-    result = make_engine("mcts:net=auto,seed=1,mustplay=0").play(board, Limit(sims=400))
-    assert result.info["net"].startswith("hex-9x9")
+def test_auto_takes_the_teacher_network_shipped_for_the_size(planted, tmp_path, monkeypatch):
+    from boardai.engines.mcts import network
+    (tmp_path / "hex-5x5-teacher.npz").write_bytes(planted.read_bytes())
+    (tmp_path / "hex-6x6.npz").write_bytes(planted.read_bytes())     # not a teacher's: not auto
+    monkeypatch.setattr(network, "NETWORKS_DIR", tmp_path)
+    engine = make_engine("mcts:net=auto,seed=1,mustplay=0,net_visits=3,prior_weight=50")
+    result = engine.play(get_game("hex").new_board(5), Limit(sims=1000))
+    assert result.info["net"] == "hex-5x5-teacher" and result.info["net_evals"] > 0
+    assert max(result.moves, key=lambda m: m.visits).name == "a1"
+    result = engine.play(get_game("hex").new_board(6), Limit(sims=300))
+    assert result.info["net"] == "none shipped for hex 6x6: playing without"
 
 
 def test_net_off_leaves_the_search_as_it_was():

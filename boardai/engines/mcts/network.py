@@ -7,10 +7,10 @@ visits: the jitted simulations copy its position into the tree's queue and go on
 slices the engine evaluates the queue in one batch (``NetPriors.flush``) and writes the priors
 (``kernel.write_priors``).  The root is evaluated before the first slice.
 
-``net`` is ``auto`` (the network shipped for the board's game and exact size, the teacher-trained
-one first: ``<game>-<W>x<H>-teacher.npz``, then ``<game>-<W>x<H>.npz`` in ``boardai/data/networks``;
-none shipped: the search runs without and its info says so), ``off``, a shipped network's name,
-or a ``.npz`` written by ``boardai.nn.model``.  A file that is no network, or one of another game
+``net`` is ``auto`` (the network trained from a teacher's games shipped for the board's game and
+exact size, ``boardai/data/networks/<game>-<W>x<H>-teacher.npz``; none shipped: the search runs
+without and its info says so), ``off``, a shipped network's name (``hex-9x9``: the ``nn``
+engine's self-play network) or a ``.npz`` written by ``boardai.nn.model``.  A file that is no network, or one of another game
 or input planes, is refused with one line (``EngineUnavailable``).  The network runs with one
 BLAS thread (several times faster for small batches on a busy machine).
 
@@ -44,9 +44,9 @@ def shipped_path(name: str) -> Path | None:
 
 
 def auto_path(board: Board) -> Path | None:
-    """``net=auto``: the network shipped for the board's game and exact size, or None."""
-    base = f"{board.game_name}-{board.width}x{board.height}"
-    return shipped_path(f"{base}-teacher") or shipped_path(base)
+    """``net=auto``: the teacher-trained network shipped for the board's game and exact size
+    (``<game>-<W>x<H>-teacher``), or None."""
+    return shipped_path(f"{board.game_name}-{board.width}x{board.height}-teacher")
 
 
 def parse_net(text: str) -> str:
@@ -130,6 +130,7 @@ class NetPriors:
             if path is None:
                 self.note = (f"none shipped for {board.game_name} {board.width}x"
                              f"{board.height}: playing without")
+                self.cost = FIRST_COST_S
                 return
             text = path.stem
         if text not in self.loaded:
