@@ -33,7 +33,8 @@ from boardai.games.base import Board
 
 NETWORKS_DIR = Path(__file__).resolve().parents[2] / "data" / "networks"
 QUEUE = 256               # positions a tree's queue holds
-EVAL_MARGIN_S = 0.003     # a batch must end this far before the deadline
+EVAL_MARGIN_S = 0.010     # a batch must end this far before the deadline,
+EVAL_SAFETY = 1.5         # at this many times its measured cost a position
 FIRST_COST_S = 0.002      # a position's evaluation before one has been timed
 
 
@@ -166,7 +167,7 @@ class NetPriors:
         n = waiting
         if deadline is not None:
             left = deadline - time.perf_counter() - EVAL_MARGIN_S
-            n = min(n, int(left / self.cost))
+            n = min(n, int(left / (EVAL_SAFETY * self.cost)))
             if n <= 0:
                 return
         states, nodes = tree.queue_states, tree.queue_nodes
