@@ -318,6 +318,21 @@ def test_solve_gives_every_column_score_on_connect4(client, warm_solvers):
     assert max(answer["scores"].values()) == answer["scores"][answer["best"]]
 
 
+@pytest.mark.parametrize("moves", ["", "4", "43", "44444433333322", "2252576253462244111563"])
+def test_solve_gives_the_scores_of_solve_analyze(client, warm_solvers, moves):
+    """The page's Solve and `boardai solve connect4 --analyze` give each column the same exact
+    score (from the book, one move past it, and searched)."""
+    from boardai.games.connect4.board import Connect4Board
+    from boardai.solvers.connect4.lines import LineSolver
+    s = new_game(client, game="connect4", black="human", white="human")
+    for col in moves:
+        client.post(f"/api/games/{s['id']}/move", json={"move": col})
+    answer = client.post(f"/api/games/{s['id']}/solve").json()
+    expected = LineSolver(analyze=True).analyze_board(Connect4Board.from_position(moves))
+    assert answer["exact"]
+    assert answer["scores"] == {str(c + 1): v for c, v in enumerate(expected) if v != -1000}
+
+
 def test_solve_marks_hex_cells(client, warm_solvers):
     s = new_game(client, game="hex", size="3", black="human", white="human")
     answer = client.post(f"/api/games/{s['id']}/solve").json()
