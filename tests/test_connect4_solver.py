@@ -331,11 +331,11 @@ def test_interrupted_book_build_resumes_to_the_same_book(tmp_path):
 
 def test_deeper_book_keeps_the_engine_lines_of_the_book_before(tmp_path):
     out = tmp_path / "book.npz"
-    build_book(1, out, width=5, height=4, tt_bits=16)
+    build_book(1, out, width=4, height=4, tt_bits=16)
     lines = build_lines(4, out, tt_bits=16)
-    deeper = build_book(2, out, width=5, height=4, tt_bits=16, base=lines)
+    deeper = build_book(2, out, width=4, height=4, tt_bits=16, base=lines)
     assert deeper.depth == 2 and deeper.lines_ply == 4
-    for board in positions_at(2, 5, 4):
+    for board in positions_at(2, 4, 4):
         assert lines.get(board) in (None, deeper.get(board))
     stored = [k for k, m in zip(lines.keys.tolist(), lines.moves.tolist()) if m >= 0]
     assert stored and all(deeper.moves[np.searchsorted(deeper.keys, np.uint64(k))] >= 0
@@ -346,11 +346,11 @@ def test_main_line_is_stored_whole_with_best_moves(tmp_path):
     """The line of perfect play from the empty board (the engine against itself) is kept move
     by move: each position's stored move keeps its exact score, to the end of the game."""
     out = tmp_path / "book.npz"
-    build_book(2, out, width=5, height=4, tt_bits=16)
+    build_book(2, out, width=4, height=4, tt_bits=16)
     book, line = build_main_line(20, out, tt_bits=16)
-    assert Book.load(out).best_move(Connect4Board(5, 4)) == book.best_move(Connect4Board(5, 4))
-    solver = Solver(5, 4, tt_bits=16)
-    board = Connect4Board(5, 4)
+    assert Book.load(out).best_move(Connect4Board(4, 4)) == book.best_move(Connect4Board(4, 4))
+    solver = Solver(4, 4, tt_bits=16)
+    board = Connect4Board(4, 4)
     for col in line:
         score, stored = book.best_move(board)
         scores = solver.analyze(board)
