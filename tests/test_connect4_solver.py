@@ -359,6 +359,21 @@ def test_main_line_is_stored_whole_with_best_moves(tmp_path):
     assert board.is_game_over() or board.ply > 20
 
 
+def test_book_command_keeps_a_deeper_book_and_its_main_line(tmp_path):
+    """Asking for a shallower depth than the book at --out has keeps that book (its depth and
+    every entry); --main-line on the shipped book finds its main line stored."""
+    import shutil
+    from boardai.solvers.connect4.book import BOOK_PATH
+    out = tmp_path / "book.npz"
+    shutil.copy(BOOK_PATH, out)
+    before = Book.load(out)
+    res = CliRunner().invoke(main, ["book", "connect4", "--depth", "1", "--main-line", "41",
+                                    "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    assert f"up to {before.depth} stones" in res.output
+    assert _same_book(Book.load(out), before)
+
+
 @pytest.mark.parametrize("content", [b"", b"not a book at all", b"PK\x03\x04 truncated zip"])
 def test_corrupt_book_is_refused(tmp_path, content):
     path = tmp_path / "book.npz"

@@ -186,7 +186,7 @@ def book_connect4_cmd(depth, lines, main_line, out, jobs, backend, tt_bits, quie
     """Build the Connect Four opening book (resumable: run it again after an interruption).
 
     Every position of up to --depth stones gets its exact score; progress is kept in
-    <out>.partial.  The entries of the book already at --out (else the package's: the solver
+    <out>.partial.  A book at --out that is already that deep is kept as it is.  The entries of the book already at --out (else the package's: the solver
     engine's lines and their best moves) are kept, so a deeper book keeps the lines, and --lines
     extends them: each position the solver engine can meet on its lines up to --lines stones
     gets its best move.
@@ -212,7 +212,7 @@ def book_connect4_cmd(depth, lines, main_line, out, jobs, backend, tt_bits, quie
         base = Book.load(target) if os.path.exists(target) else None
     except (OSError, ValueError) as exc:
         raise click.UsageError(f"{target} is not a book: {exc}") from None
-    done_already = base is not None and base.depth == depth
+    done_already = base is not None and base.depth >= depth     # a deeper book is kept
     if base is None and os.path.exists(BOOK_PATH):
         try:
             base = Book.load(BOOK_PATH)
@@ -250,7 +250,7 @@ def book_connect4_cmd(depth, lines, main_line, out, jobs, backend, tt_bits, quie
             built = build_lines(lines, target, progress=step)
         if main_line is not None:
             built, _ = build_main_line(main_line, target, tt_bits=tt_bits)
-    click.echo(f"{len(built)} positions (every one up to {depth} stones"
+    click.echo(f"{len(built)} positions (every one up to {built.depth} stones"
                + (f", the engine's lines up to {lines}" if lines is not None else "")
                + (f", the main line up to {main_line}" if main_line is not None else "")
                + f") written to {target} in {time.monotonic() - started:.0f} s")
