@@ -200,3 +200,11 @@ def test_the_frame_the_target_and_the_schedule_are_settings_of_the_run(tmp_path)
     result = CliRunner().invoke(train_cli, ["supervised", str(data), "--out",
                                             str(tmp_path / "bad"), "--schedule", "warm"])
     assert result.exit_code == 2 and "warm" in result.output
+    result = CliRunner().invoke(train_cli, [
+        "supervised", str(data), "--out", str(tmp_path / "cli"), "--epochs", "1", "--blocks",
+        "1", "--channels", "4", "--holdout", "0.25", "--value-weight", "0.5", "--weight-decay",
+        "0.01", "--policy-target", "move", "--schedule", "cosine", "--board-frame", "-q"])
+    assert result.exit_code == 0, result.output
+    saved = json.loads((tmp_path / "cli" / sv.CONFIG).read_text())["settings"]
+    assert (saved["value_weight"], saved["weight_decay"], saved["policy_target"],
+            saved["schedule"], saved["transpose_white"]) == (0.5, 0.01, "move", "cosine", False)

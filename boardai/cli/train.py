@@ -455,6 +455,9 @@ def teacher_cmd(out, teacher, mohex, playouts, size, seconds, games, jobs, backe
 @click.option("--value-mix", type=Float(0, 1), default=0.0, show_default=True,
               help="The value target's share of the teacher's win rate (the rest: the game's "
                    "result), 0..1.")
+@click.option("--value-weight", type=Float(0, 100), default=1.0, show_default=True,
+              help="The value loss's weight beside the policy loss's (a game's positions share "
+                   "one result: on few games the value head learns them by heart).")
 @click.option("--policy-target", type=click.Choice(["visits", "move"]), default="visits",
               show_default=True, help="What the policy learns: the teacher's visit "
                                       "distribution (its move where it gave none), or its move.")
@@ -470,7 +473,7 @@ def teacher_cmd(out, teacher, mohex, playouts, size, seconds, games, jobs, backe
               help="PyTorch threads.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, weight_decay, schedule,
-                   value_mix, policy_target, board_frame, holdout, seed, threads,
+                   value_mix, value_weight, policy_target, board_frame, holdout, seed, threads,
                    quiet) -> None:
     """Train the residual network (policy and value heads) on teacher data (boardai train
     teacher): the policy learns the teacher's visit distribution (its move where it gave
@@ -492,7 +495,8 @@ def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, weight_
 
     settings = sv.Settings(blocks=blocks, channels=channels, batch=batch, lr=lr,
                            weight_decay=weight_decay, schedule=schedule, seed=seed,
-                           holdout=holdout, value_mix=value_mix, policy_target=policy_target,
+                           holdout=holdout, value_mix=value_mix, value_weight=value_weight,
+                           policy_target=policy_target,
                            transpose_white=not board_frame)
     bar = _EpochProgress(sys.stderr.isatty() and not quiet)
     try:

@@ -66,6 +66,7 @@ class Settings:
     transpose_white: bool = True        # positions read in the mover's frame (features.py)
     policy_target: str = "visits"       # "visits" (the teacher's, where given) or "move"
     schedule: str = "constant"          # the learning rate: "constant", or "cosine" to 0
+    value_weight: float = 1.0           # the value loss's weight beside the policy's
 
     # what must match to resume a run (the rest may change between sessions)
     FIXED = ("blocks", "channels", "seed", "holdout", "transpose_white")
@@ -136,7 +137,7 @@ def load_data(paths, settings: Settings, size: int | None = None) -> Data:
     for arrays in (train, held):
         if settings.transpose_white:
             mover_frame(arrays, size)
-        if settings.policy_target == "move":
+        if settings.policy_target == "move" and arrays is train:    # held out: visits still
             arrays["policy"] = np.eye(arrays["policy"].shape[1], dtype=np.float32)[
                 arrays["move"]]
         arrays["mask"] = legal_mask(arrays["planes"], arrays["policy"].shape[1])
@@ -345,7 +346,7 @@ def _fit(directory: Path, data_paths, data: Data, settings: Settings, epochs: in
             pl, vl = _losses(net, torch.from_numpy(planes), torch.from_numpy(policy),
                              torch.from_numpy(mask), torch.from_numpy(target))
             opt.zero_grad(set_to_none=True)
-            (pl + vl).backward()
+            (pl + settings.value_weight * vl).backward()
             opt.step()
             sums += [pl.item() * len(idx), vl.item() * len(idx)]
             if progress:
