@@ -374,6 +374,19 @@ def test_book_command_keeps_a_deeper_book_and_its_main_line(tmp_path):
     assert _same_book(Book.load(out), before)
 
 
+def test_book_command_interrupted_says_how_to_resume(tmp_path, monkeypatch):
+    import boardai.solvers.connect4.book as book_module
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(book_module, "build_book", interrupted)
+    out = tmp_path / "book.npz"
+    res = CliRunner().invoke(main, ["book", "connect4", "--depth", "4", "--out", str(out), "-q"])
+    assert res.exit_code == 130 and "run the same command to resume" in res.output
+    assert "Traceback" not in res.output
+
+
 @pytest.mark.parametrize("content", [b"", b"not a book at all", b"PK\x03\x04 truncated zip"])
 def test_corrupt_book_is_refused(tmp_path, content):
     path = tmp_path / "book.npz"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
 import time
 
 import click
@@ -198,11 +200,7 @@ def book_connect4_cmd(depth, lines, main_line, out, jobs, backend, tt_bits, quie
       boardai book connect4 --depth 3 --main-line 24
       nice -n 10 boardai book connect4 --depth 6 --jobs 2 --out build/book6.npz -q
     """
-    from rich.progress import Progress
-
-    from boardai.solvers.connect4.book import (
-        BOOK_PATH, Book, build_book, build_lines, build_main_line,
-    )
+    from boardai.solvers.connect4.book import BOOK_PATH, Book
 
     kind, _, address = backend.partition(":")
     if kind not in ("local", "ray") or (kind == "local" and address):
@@ -218,6 +216,23 @@ def book_connect4_cmd(depth, lines, main_line, out, jobs, backend, tt_bits, quie
             base = Book.load(BOOK_PATH)
         except (OSError, ValueError):
             base = None
+    # kill (SIGTERM) stops the build as Ctrl-C does: saved once the running position ends
+    previous = (signal.signal(signal.SIGTERM, _interrupt)
+                if threading.current_thread() is threading.main_thread() else None)
+    try:
+        _book_connect4(depth, lines, main_line, target, jobs, backend, tt_bits, quiet, base,
+                       done_already)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _book_connect4(depth, lines, main_line, target, jobs, backend, tt_bits, quiet, base,
+                   done_already) -> None:
+    from rich.progress import Progress
+
+    from boardai.solvers.connect4.book import build_book, build_lines, build_main_line
+
     started = time.monotonic()
     last = [0.0]
 
@@ -237,6 +252,11 @@ def book_connect4_cmd(depth, lines, main_line, out, jobs, backend, tt_bits, quie
                     (lambda done, total: bar.update(task, completed=done, total=total)))
             except ValueError as exc:
                 raise click.ClickException(str(exc)) from None
+            except KeyboardInterrupt:
+                bar.stop()
+                click.echo(f"Interrupted; the positions solved are in {target}.partial: run "
+                           "the same command to resume", err=True)
+                sys.exit(130)
         else:
             built = base
         if lines is not None:
@@ -254,6 +274,10 @@ def book_connect4_cmd(depth, lines, main_line, out, jobs, backend, tt_bits, quie
                + (f", the engine's lines up to {lines}" if lines is not None else "")
                + (f", the main line up to {main_line}" if main_line is not None else "")
                + f") written to {target} in {time.monotonic() - started:.0f} s")
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 @book.command("hex", context_settings=CONTEXT)

@@ -264,9 +264,10 @@ def solve_chunk(task: tuple[int, int, int, list[str]]) -> list[tuple[int, int]]:
 
 
 def _local_chunks(tasks: list, jobs: int) -> Iterator[list[tuple[int, int]]]:
-    if jobs <= 1:
-        for task in tasks:
-            yield solve_chunk(task)
+    if jobs <= 1:            # in this process, one position at a time: an interruption
+        for width, height, tt_bits, texts in tasks:          # loses at most the one running
+            for text in texts:
+                yield solve_chunk((width, height, tt_bits, [text]))
         return
     import multiprocessing as mp
     with mp.get_context("spawn").Pool(jobs) as pool:
