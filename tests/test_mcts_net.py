@@ -184,3 +184,25 @@ def test_analyse_shows_the_networks_priors(planted):
     lines = [line for line in result.output.splitlines() if line[:3] in ("1. ", "2. ")]
     assert lines[0].startswith("1. a1") and "prior 100.0%" in lines[0], result.output
     assert "prior 0.0%" in lines[1], result.output
+
+
+def test_the_help_gives_each_games_network_defaults():
+    from boardai.engines.mcts import defaults as D
+    from boardai.engines.mcts.engine import MctsEngine
+    from boardai.games import all_games
+    helps = {o.name: o.help for o in MctsEngine.options}
+    for name in all_games():
+        d = D.defaults_for(name)
+        assert f"{name} {d.net}" in helps["net"]
+        assert f"{name} {d.net_visits}" in helps["net_visits"]
+        assert f"{name} {d.prior_weight:g}" in helps["prior_weight"]
+
+
+def test_the_default_network_applies_to_its_sizes_only(monkeypatch):
+    from boardai.engines.mcts import defaults as D
+    monkeypatch.setattr(D, "MCTS_DEFAULTS", {"hex": D.MctsDefaults(net="auto",
+                                                                   net_sizes=frozenset({9}))})
+    engine = make_engine("mcts")
+    assert engine._net_default(get_game("hex").new_board(9)) == "auto"
+    assert engine._net_default(get_game("hex").new_board(7)) == "off"
+    assert make_engine("nn")._net_default(get_game("hex").new_board(9)) == "off"
