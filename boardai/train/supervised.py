@@ -5,11 +5,17 @@ move prediction and game value learnt from a stronger player's recorded games
 - **Data.** One or more teacher files of one board size.  Each game is held out or trained on
   by a hash of the file's seed, the game's index and the run's seed, so a game keeps its side
   while a live file grows; ``holdout`` is the fraction held out.
+- **Frame.** With ``transpose_white`` (the default) every position is read in the mover's
+  frame (``nn/features.py``: White-to-move positions transposed, so the side to move joins top
+  and bottom) and the exported network says so in its config.
 - **Targets.** Policy: the teacher's root visit distribution where it gave one, else its move
-  (one-hot).  Value: the game's result for the side to move (+1 won, -1 lost), mixed with the
-  teacher's win rate (as ``2w - 1``) by ``value_mix`` where it gave one.
-- **Augmentation.** Each training example is shown under a random symmetry of the game (Hex:
-  the 180-degree turn).
+  (one-hot); ``policy_target="move"`` trains on its move everywhere (held out: still the
+  visits).  Value: the game's result for the side to move (+1 won, -1 lost), mixed with the
+  teacher's win rate (as ``2w - 1``) by ``value_mix`` where it gave one; its loss weighted by
+  ``value_weight``.  AdamW at ``lr``, constant or (``schedule="cosine"``) down to 0 over the
+  run's epochs.
+- **Augmentation.** Each training example is shown under a random symmetry of the game in the
+  frame (Hex: the 180-degree turn).
 - **Measures** per epoch: the training losses, and on the held-out positions the policy's top-1
   and top-5 agreement with the teacher's move (legal moves only; top-1 also on the positions
   the teacher searched, the rest being moves it played by proof), the policy cross-entropy, and
