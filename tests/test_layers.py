@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "boardai"
 
 # Layers, lowest first: a module may import from its own layer or lower ones only.
 LAYERS = [
-    ("boardai._version", "boardai._numba_cache", "boardai._files", "boardai"),
+    ("boardai._version", "boardai._numba_cache", "boardai._files", "boardai._ray", "boardai"),
     ("boardai.gtp",),                             # the GTP wire protocol: imports nothing of ours
     ("boardai.games",),                           # rules, notation, pictures, kernels
     ("boardai.solvers", "boardai.records"),       # exact solvers and books; game records

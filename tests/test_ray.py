@@ -138,3 +138,19 @@ def test_a_driver_killed_with_kill_9_resumes_to_exactly_its_plan(tmp_path):
     with Store(store) as s:
         games = s.games()
     assert sorted(g.idx for g in games) == list(range(10))
+
+
+def test_ray_map_and_a_book_built_on_ray_match_the_local_ones(runner, tmp_path):
+    """The one Ray helper (``boardai._ray``) that the book and the teacher farm work out with:
+    every result comes back once, and a 4x4 book built on Ray equals the local build."""
+    from boardai._ray import ray_map
+    from boardai.solvers.connect4.book import build_book
+
+    paths = sorted(ray_map(os.path.join, [("a", str(n)) for n in range(10)], None, 2))
+    assert paths == sorted(os.path.join("a", str(n)) for n in range(10))
+    assert ray.is_initialized()                 # joined the fixture's Ray, did not shut it down
+    local = build_book(3, tmp_path / "local.npz", width=4, height=4, tt_bits=16)
+    remote = build_book(3, tmp_path / "ray.npz", width=4, height=4, tt_bits=16, backend="ray")
+    assert len(local) > 0
+    assert dict(zip(local.keys.tolist(), local.scores.tolist())) == \
+        dict(zip(remote.keys.tolist(), remote.scores.tolist()))

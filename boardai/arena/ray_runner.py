@@ -17,7 +17,6 @@ core busy (Ray starts a fresh worker), as the local runner replaces its process.
 from __future__ import annotations
 
 import os
-import socket
 import threading
 from collections import deque
 from typing import Iterable, Iterator
@@ -44,45 +43,16 @@ def _play_on_worker(task: GameTask) -> StoredGame:
     return game
 
 
-def _check_reachable(address: str, timeout: float = 5.0) -> None:
-    """ValueError unless something listens at ``address`` (HOST:PORT of a Ray head)."""
-    host, _, port = address.replace("ray://", "").rpartition(":")
-    if not host or not port.isdigit():
-        raise ValueError(f"a Ray address is HOST:PORT (the head's GCS port, 6379 by default) or "
-                         f"auto, not {address!r}")
-    try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
-    except OSError as exc:
-        raise ValueError(f"no Ray cluster answers at {address}: {exc.strerror or exc} (start one "
-                         "with `ray start --head`)") from None
-
-
 class RayRunner(Runner):
     """Plays games as Ray tasks.  ``address`` None: a local Ray with ``jobs`` CPUs (default:
     every core) is started and shut down with the runner; otherwise the cluster at ``address``
     (``auto``: the one ``ray start`` made on this machine) is joined and left."""
 
     def __init__(self, address: str | None = None, jobs: int | None = None):
-        try:
-            import ray
-        except ImportError:
-            raise ValueError("the ray backend needs Ray: pip install 'boardai[dist]'") from None
+        from boardai._ray import import_ray, join
+        ray = import_ray()
         self._ray = ray
-        self._own = False
-        if not ray.is_initialized():
-            options = {"log_to_driver": False, "include_dashboard": False,
-                       "configure_logging": False}
-            if address is not None and address != "auto":
-                _check_reachable(address)        # Ray itself retries a wrong address for minutes
-            try:
-                if address is None:
-                    ray.init(num_cpus=jobs or os.cpu_count() or 1, **options)
-                else:
-                    ray.init(address=address, **options)
-            except (ConnectionError, ValueError, RuntimeError) as exc:
-                raise ValueError(f"cannot reach a Ray cluster at {address}: {exc}"
-                                 if address else f"cannot start a local Ray: {exc}") from None
-            self._own = True
+        self._own = join(address, jobs)
         self.jobs = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._remote = ray.remote(num_cpus=1, max_retries=MAX_RETRIES,
                                   retry_exceptions=False)(_play_on_worker)
@@ -93,7 +63,8 @@ class RayRunner(Runner):
     @property
     def window(self) -> int:
         """Games in flight at once: enough to keep every CPU busy, few enough to stop soon."""
-        return self.jobs + max(1, self.jobs // 2)
+        from boardai._ray import window
+        return window(self.jobs)
 
     def _submit(self) -> None:
         while self._queue and len(self._pending) < self.window:

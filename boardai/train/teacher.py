@@ -417,38 +417,11 @@ def _star_play(args) -> dict:
 
 def _ray_games(settings: Settings, todo: list[int], address: str | None,
                jobs: int | None) -> Iterator[dict]:
+    from boardai._ray import ray_map
     try:
-        import ray
-    except ImportError:
-        raise TeacherError("the ray backend needs Ray: pip install 'boardai[dist]'") from None
-    from boardai.arena.ray_runner import _check_reachable
-    own = False
-    if not ray.is_initialized():
-        options = {"log_to_driver": False, "include_dashboard": False, "configure_logging": False}
-        if address is not None and address != "auto":
-            try:
-                _check_reachable(address)
-            except ValueError as exc:
-                raise TeacherError(str(exc)) from None
-        try:
-            ray.init(**({"num_cpus": jobs or os.cpu_count() or 1} if address is None
-                        else {"address": address}), **options)
-        except (ConnectionError, ValueError, RuntimeError) as exc:
-            raise TeacherError(f"cannot start or reach Ray: {exc}") from None
-        own = True
-    try:
-        remote = ray.remote(num_cpus=1, max_retries=3)(_play_on_worker)
-        window = max(1, int(ray.cluster_resources().get("CPU", 1))) * 3 // 2 + 1
-        queue, pending = list(todo), []
-        while queue or pending:
-            while queue and len(pending) < window:
-                pending.append(remote.remote(settings, queue.pop(0)))
-            ready, pending = ray.wait(pending, num_returns=1)
-            for ref in ready:
-                yield ray.get(ref)
-    finally:
-        if own:
-            ray.shutdown()
+        yield from ray_map(_play_on_worker, [(settings, i) for i in todo], address, jobs)
+    except ValueError as exc:            # Ray missing, or no cluster to start or reach
+        raise TeacherError(str(exc)) from None
 
 
 def run(settings: Settings, out: str | Path, games: int, jobs: int = 1, backend: str = "local",

@@ -275,32 +275,8 @@ def _local_chunks(tasks: list, jobs: int) -> Iterator[list[tuple[int, int]]]:
 
 
 def _ray_chunks(tasks: list, address: str | None, jobs: int) -> Iterator[list[tuple[int, int]]]:
-    try:
-        import ray
-    except ImportError:
-        raise ValueError("the ray backend needs Ray: pip install 'boardai[dist]'") from None
-    own = False
-    if not ray.is_initialized():
-        options = {"log_to_driver": False, "include_dashboard": False, "configure_logging": False}
-        try:
-            ray.init(**({"num_cpus": jobs or os.cpu_count() or 1} if address is None
-                        else {"address": address}), **options)
-        except (ConnectionError, ValueError, RuntimeError) as exc:
-            raise ValueError(f"cannot start or reach Ray: {exc}") from None
-        own = True
-    try:
-        remote = ray.remote(num_cpus=1, max_retries=3)(solve_chunk)
-        window = max(1, int(ray.cluster_resources().get("CPU", 1))) * 2
-        queue, pending = list(tasks), []
-        while queue or pending:
-            while queue and len(pending) < window:
-                pending.append(remote.remote(queue.pop(0)))
-            ready, pending = ray.wait(pending, num_returns=1)
-            for ref in ready:
-                yield ray.get(ref)
-    finally:
-        if own:
-            ray.shutdown()
+    from boardai._ray import ray_map
+    return ray_map(solve_chunk, [(t,) for t in tasks], address, jobs)
 
 
 def build_lines(max_ply: int, out: str | os.PathLike = BOOK_PATH, tt_bits: int = BOOK_TT_BITS,
