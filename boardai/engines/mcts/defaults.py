@@ -54,10 +54,10 @@ MCTS_DEFAULTS: Mapping[str, MctsDefaults] = MappingProxyType({
         local=0.0,          # 9x9: no gain measured, a playout ~5 times slower
         playouts=frozenset({"bridge",      # much stronger, slower per playout
                             "edge"}),      # 9x9 at 0.3 s: 0.71 against edge=0
-        net="auto",         # the teacher-trained network shipped for the size, where one is:
-        net_sizes=frozenset({9}),   # 9x9 against net=off, 40 games each: 1 s 0.625, 0.5 s 0.625
-        net_visits=40,      # (equal simulations 0.775); the network takes ~20 % of a move at 40
-        prior_weight=5.0,   # visits, ~50 % at 10; 0.5 s: weight 5 0.625, 2 0.56 (18 games)
+        net="off",          # net=auto: 9x9 with a 4x32 teacher network against net=off, 40
+        net_sizes=frozenset({9}),   # games each: 1 s 0.625, 0.5 s 0.625 (equal simulations
+        net_visits=40,      # 0.775); the shipped 6x48 hex-9x9-teacher at 1 s: 8/17 (it takes
+        prior_weight=5.0,   # ~37 % of a move at 40 visits): off until a setting measures better
     ),
     "connect4": MctsDefaults(
         playouts=frozenset({"tactics",     # playouts take wins and block threats
