@@ -75,9 +75,7 @@ class SolverEngine(Engine):
         try:
             answer = player.move(board, budget, every_move)
         except MemoryError:
-            raise MemoryError("solver: not enough memory for the solver's transposition table "
-                              f"(tt_bits={self.opts.get('tt_bits') or 'default'}): lower "
-                              "tt_bits") from None
+            raise self._memory_error() from None
         if answer is None:
             return self._fallback(board, seconds, clock, f"not solved in {budget:g} s")
         scores = answer.scores or {}
@@ -87,6 +85,10 @@ class SolverEngine(Engine):
         return PlayResult(best, board.move_name(best), value=answer.value,
                           pv=[board.move_name(best)], nodes=answer.nodes, time_s=clock(),
                           moves=infos, info={**answer.info, "exact": True})
+
+    def _memory_error(self) -> MemoryError:
+        return MemoryError("solver: not enough memory for the solver's transposition table "
+                           f"(tt_bits={self.opts.get('tt_bits') or 'default'}): lower tt_bits")
 
     def _search_to_the_end(self, board: Board, seconds: float, budget: float | None,
                            clock: Stopwatch, no_solver: bool) -> PlayResult:
@@ -129,7 +131,10 @@ class SolverEngine(Engine):
         ``SolverPlayer.load``) and the ``mcts`` a move falls back on, before a clock runs."""
         player = self._player(board)
         if player is not None and player.supports(board):
-            player.load(board)
+            try:
+                player.load(board)
+            except MemoryError:
+                raise self._memory_error() from None
         self._fallback_engine().warm_up(board, analyse)
 
     def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
