@@ -474,15 +474,22 @@ def write_priors(ints, flts, nodes, count, priors):
     ``i < count``: each child's PRIOR is its move's share of the children's total (uniform when
     the network gives them nothing), and the node is marked done (NET 2)."""
     for i in range(count):
-        node = nodes[i]
-        first = ints[node, CHILD]
-        k = ints[node, NCHILD]
-        total = 0.0
-        for ch in range(first, first + k):
-            total += priors[i, ints[ch, MOVE]]
-        for ch in range(first, first + k):
-            flts[ch, PRIOR] = priors[i, ints[ch, MOVE]] / total if total > 0.0 else 1.0 / k
-        flts[node, NET] = 2.0
+        set_child_priors(ints, flts, nodes[i], priors[i])
+        flts[nodes[i], NET] = 2.0
+
+
+@njit(cache=True, nogil=True)
+def set_child_priors(ints, flts, node, policy):
+    """Each child's PRIOR: its move's share of ``policy`` (over the moves) among the children
+    of ``node`` (uniform when the policy gives them nothing).  The network's priors of the
+    plain tree and the evaluator's of PUCT both go in this way."""
+    first = ints[node, CHILD]
+    k = ints[node, NCHILD]
+    total = 0.0
+    for ch in range(first, first + k):
+        total += policy[ints[ch, MOVE]]
+    for ch in range(first, first + k):
+        flts[ch, PRIOR] = policy[ints[ch, MOVE]] / total if total > 0.0 else 1.0 / k
 
 
 @njit(cache=True, nogil=True)

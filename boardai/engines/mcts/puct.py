@@ -30,6 +30,7 @@ from numba import njit
 
 from boardai.engines.mcts.kernel import (
     CHILD, MOVE, NCHILD, PRIOR, PROOF, ROOT, VISITS, WINS, _expand, known_result,
+    set_child_priors,
 )
 from boardai.games.kernel import apply_move, copy_position
 from boardai.games.layout import DRAW, NO_WINNER, NUM_ACTIONS, PLY, WINNER
@@ -144,14 +145,7 @@ def apply_batch(ints, flts, meta, states, leaves, paths, depths, count, priors, 
         node = leaves[i]
         if ints[node, NCHILD] == 0:
             if _expand(ints, flts, meta, node, states[i], legal, expand_params, no_knowledge):
-                first = ints[node, CHILD]
-                k = ints[node, NCHILD]
-                total = 0.0
-                for ch in range(first, first + k):
-                    total += priors[i, ints[ch, MOVE]]
-                for ch in range(first, first + k):
-                    p = priors[i, ints[ch, MOVE]]
-                    flts[ch, PRIOR] = p / total if total > 0.0 else 1.0 / k
+                set_child_priors(ints, flts, node, priors[i])
             else:
                 full += 1
         # the evaluator's value is the side to move's; the leaf keeps its mover's
