@@ -154,3 +154,49 @@ def test_ray_map_and_a_book_built_on_ray_match_the_local_ones(runner, tmp_path):
     assert len(local) > 0
     assert dict(zip(local.keys.tolist(), local.scores.tolist())) == \
         dict(zip(remote.keys.tolist(), remote.scores.tolist()))
+
+
+def test_a_training_run_on_ray_plays_the_games_the_local_workers_play(runner, tmp_path):
+    """``boardai train --backend ray``: the self-play games of a generation are the local
+    backend's, move for move (the network travels as bytes, each file is written by the driver),
+    and the gating and evaluation games name the driver's network files."""
+    pytest.importorskip("torch")
+    import json
+
+    import numpy as np
+
+    from boardai.train.run import RunConfig, TrainRun
+    from boardai.train.selfplay import SearchSettings
+
+    config = RunConfig("connect4", 4, 4, channels=8, blocks=1, search=SearchSettings(sims=16),
+                       games_per_generation=4, gate_games=2, eval_games=2,
+                       eval_opponents=("mcts:sims=30",), batch_size=16)
+    local = TrainRun(tmp_path / "local", config)
+    local.run(generations=1, workers=1)
+    remote = TrainRun(tmp_path / "ray", config)
+    remote.run(generations=1, workers=2, backend="ray")
+    assert ray.is_initialized()                 # joined the fixture's Ray, did not shut it down
+    for i in range(4):
+        with np.load(tmp_path / "local" / "games" / "g0001" / f"{i:05d}.npz") as a, \
+                np.load(tmp_path / "ray" / "games" / "g0001" / f"{i:05d}.npz") as b:
+            np.testing.assert_array_equal(a["moves"], b["moves"])
+            assert float(a["result"]) == float(b["result"])
+            np.testing.assert_array_equal(a["policy"], b["policy"])
+    gates = sorted((tmp_path / "ray" / "gate" / "g0001").glob("*.json"))
+    assert len(gates) == 2
+    for path in gates:
+        record = json.loads(path.read_text())
+        assert record["score"] in (0, 0.5, 1)
+        assert str(tmp_path / "ray" / "nets") in record["a"]      # the driver's own paths
+    assert remote.state.generation == 2 and len(remote.state.history) == 1
+    assert "mcts:sims=30" in remote.state.history[0]["elo"]
+
+
+def test_a_training_run_refuses_a_bad_backend(tmp_path):
+    from click.testing import CliRunner
+
+    from boardai.cli import main
+
+    result = CliRunner().invoke(main, ["train", "--backend", "slurm", str(tmp_path / "r")])
+    assert result.exit_code == 2 and "local, ray or ray:ADDRESS" in result.output
+    assert not (tmp_path / "r").exists()

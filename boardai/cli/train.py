@@ -49,6 +49,7 @@ def train() -> None:
     Examples:
       boardai train --game connect4 --size 7x6 --hours 3 --workers 2 runs/c4
       boardai train runs/c4 --hours 1          # resume (after Ctrl-C or kill -9) for an hour
+      boardai train runs/c4 --hours 1 --backend ray:10.0.0.5:6379   # its games on a Ray cluster
       boardai train report runs/c4
       boardai play --black human --white nn:model=runs/c4/nets/g0012.npz
     """
@@ -83,12 +84,22 @@ def train() -> None:
               help="A fixed opponent the best network is measured against each generation "
                    "(repeatable; default mcts:sims=250 and mcts:sims=2000).")
 @click.option("--seed", type=Int(0, 2**63 - 2), help="Seed of the run, 0..2**63-2 (default 0).")
+@click.option("--backend", default="local", show_default=True,
+              help="Where the games run: local (--workers processes), ray (a local Ray with "
+                   "--workers CPUs) or ray:ADDRESS (a Ray cluster; `ray start --head` makes one).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def run_cmd(directory, game, size, hours, generations, workers, quiet, **settings) -> None:
+def run_cmd(directory, game, size, hours, generations, workers, backend, quiet,
+            **settings) -> None:
     """Start or resume a training run in DIR (see boardai train --help)."""
     _need_torch()
+    from boardai.arena.backends import parse_backend
     from boardai.games.game import get_game
     from boardai.train.run import RunConfig, TrainRun
+
+    try:
+        parse_backend(backend)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
     from boardai.train.selfplay import SearchSettings
 
     given = {k: v for k, v in settings.items() if v not in (None, ())}
@@ -125,7 +136,9 @@ def run_cmd(directory, game, size, hours, generations, workers, quiet, **setting
     try:
         with _Progress(enabled=sys.stderr.isatty() and not quiet) as progress:
             state = run.run(hours=hours, generations=generations, workers=workers,
-                            progress=progress)
+                            progress=progress, backend=backend)
+    except ValueError as exc:                 # Ray missing or its cluster not reachable
+        raise Fail(str(exc)) from None
     except KeyboardInterrupt:
         click.echo(f"stopped: run the same command to go on from generation "
                    f"{run.state.generation}", err=True)

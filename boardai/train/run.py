@@ -31,6 +31,7 @@ import io
 import json
 import math
 import os
+import tempfile
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, fields
@@ -41,6 +42,7 @@ from typing import Callable
 import numpy as np
 
 from boardai._files import write_atomic
+from boardai.arena.backends import parse_backend
 from boardai.arena.ratings import elo_from_score
 from boardai.games.game import get_game
 from boardai.nn import features
@@ -115,44 +117,110 @@ def task_seed(seed: int, *parts) -> int:
     return int.from_bytes(digest[:4], "little")
 
 
-# --- the worker tasks (top-level: they run in spawned processes) ---------------------------
-def _selfplay_task(path: str, net: str, game: str, width: int, height: int,
-                   search: dict, seed: int) -> tuple[int, float]:
+# --- the worker tasks (top-level: they run in spawned processes or as Ray tasks) ---------------
+# A task returns its file's bytes instead of writing them: the driver writes every file of the
+# run, so a Ray worker on another machine needs no access to the run's directory.  Networks go
+# out the same way (``NetRef``): a path where the workers share the driver's files (local
+# processes), else the file's bytes, written once per worker machine under a temporary folder.
+NetRef = "str | tuple[str, bytes]"
+
+
+def _net_path(net) -> str:
+    """A network file this worker can open, from a ``NetRef``."""
+    if isinstance(net, str):
+        return net
+    if not isinstance(net, tuple):                # a Ray reference inside a task's argument
+        import ray
+        net = ray.get(net)
+    digest, data = net
+    folder = Path(tempfile.gettempdir()) / "boardai-nets"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"{digest}.npz"
+    if not path.exists():
+        write_atomic(path, data)
+    return str(path)
+
+
+def _local_spec(spec: str, nets: dict) -> str:
+    """``spec`` with each driver path of ``nets`` replaced by this worker's copy."""
+    for driver_path, net in nets.items():
+        spec = spec.replace(driver_path, _net_path(net))
+    return spec
+
+
+def _selfplay_task(path: str, net, game: str, width: int, height: int,
+                   search: dict, seed: int) -> tuple[str, bytes, int, float]:
     clock = time.process_time()
-    ex, moves, black = selfplay_game(net, game, width, height, SearchSettings(**search), seed)
+    ex, moves, black = selfplay_game(_net_path(net), game, width, height,
+                                     SearchSettings(**search), seed)
     buf = io.BytesIO()
     np.savez_compressed(buf, planes=ex.planes, mask=ex.mask, policy=ex.policy, value=ex.value,
                         moves=np.array(moves, dtype=np.int16), result=np.float32(black))
-    write_atomic(path, buf.getvalue())
-    return len(ex), time.process_time() - clock
+    return path, buf.getvalue(), len(ex), time.process_time() - clock
 
 
-def _match_task(path: str, spec_a: str, spec_b: str, a_is_black: bool, game: str, width: int,
-                height: int, random_plies: int, seed: int) -> tuple[float, float]:
+def _match_task(path: str, spec_a: str, spec_b: str, nets: dict, a_is_black: bool, game: str,
+                width: int, height: int, random_plies: int,
+                seed: int) -> tuple[str, bytes, float, float]:
     clock = time.process_time()
-    score = match_game(spec_a, spec_b, a_is_black, game, width, height, random_plies, seed)
-    write_atomic(path, json.dumps({"a": spec_a, "b": spec_b, "a_is_black": a_is_black,
-                                   "score": score}).encode())
-    return score, time.process_time() - clock
+    score = match_game(_local_spec(spec_a, nets), _local_spec(spec_b, nets), a_is_black, game,
+                       width, height, random_plies, seed)
+    record = json.dumps({"a": spec_a, "b": spec_b, "a_is_black": a_is_black, "score": score})
+    return path, record.encode(), score, time.process_time() - clock
+
+
+def _call(fn, *args):
+    return fn(*args)
 
 
 class _Tasks:
-    """Runs task functions inline (one worker) or in a pool of spawned processes."""
+    """Runs task functions inline (one worker), in a pool of spawned processes, or as Ray tasks
+    (``backend`` ``ray``: a local Ray with ``workers`` CPUs; ``ray:ADDRESS``: a cluster).  Each
+    result's file is written here, atomically, as it comes in."""
 
-    def __init__(self, workers: int):
+    def __init__(self, workers: int, backend: str = "local"):
+        kind, self.address = parse_backend(backend)
         self.workers = workers
-        self.pool = None if workers <= 1 else ProcessPoolExecutor(
-            workers, mp_context=get_context("spawn"))
+        self.ray = kind == "ray"
+        self.pool = None
+        self._own_ray = False
+        self._refs: dict[str, object] = {}
+        if self.ray:
+            from boardai._ray import join
+            self._own_ray = join(self.address, workers)
+        elif workers > 1:
+            self.pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
+
+    def net(self, path: str | os.PathLike):
+        """How a task names the network file at ``path`` (see ``NetRef``)."""
+        path = str(path)
+        if not self.ray:
+            return path
+        if path not in self._refs:                # one copy in Ray's object store per file
+            import ray
+            data = Path(path).read_bytes()
+            self._refs[path] = ray.put((hashlib.sha1(data).hexdigest(), data))
+        return self._refs[path]
 
     def run(self, calls: list[tuple], done: Callable[[object], None]) -> None:
+        def finish(result) -> None:
+            path, data, *rest = result
+            write_atomic(path, data)
+            done(rest)
+
+        if self.ray:
+            from boardai._ray import ray_map
+            for result in ray_map(_call, calls, self.address, self.workers):
+                finish(result)
+            return
         if self.pool is None:
             for fn, *args in calls:
-                done(fn(*args))
+                finish(fn(*args))
             return
         futures: list[Future] = [self.pool.submit(fn, *args) for fn, *args in calls]
         try:
             for f in futures:
-                done(f.result())
+                finish(f.result())
         except BaseException:
             for f in futures:
                 f.cancel()
@@ -161,6 +229,9 @@ class _Tasks:
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
+        if self._own_ray:
+            import ray
+            ray.shutdown()
 
 
 class TrainRun:
@@ -236,14 +307,16 @@ class TrainRun:
 
     # --- the loop -----------------------------------------------------------------------
     def run(self, hours: float | None = None, generations: int | None = None, workers: int = 1,
-            progress: Callable[[str, int, int], None] | None = None) -> RunState:
+            progress: Callable[[str, int, int], None] | None = None,
+            backend: str = "local") -> RunState:
         """Go on until ``hours`` more wall-clock hours have passed (checked between phases) or
-        the run has ``generations`` finished generations."""
+        the run has ``generations`` finished generations.  The games run on ``workers`` local
+        processes, or as Ray tasks (``backend`` ``ray`` or ``ray:ADDRESS``)."""
+        tasks = _Tasks(workers, backend)          # a bad backend fails before any work
         self._start()
         self._progress = progress or (lambda phase, done, total: None)
         self._session_start = time.perf_counter()
         self._session_base = self.state.elapsed_s
-        tasks = _Tasks(workers)
         self._workers = max(1, workers)
         try:
             while True:
@@ -328,7 +401,8 @@ class TrainRun:
             self.state.cpu_s += result[1]
             self._progress(f"generation {g}: self-play", done[0], c.games_per_generation)
 
-        tasks.run([(_selfplay_task, str(out / f"{i:05d}.npz"), net, c.game, c.width, c.height,
+        tasks.run([(_selfplay_task, str(out / f"{i:05d}.npz"), tasks.net(net), c.game, c.width,
+                    c.height,
                     asdict(c.search), task_seed(c.seed, "selfplay", g, i)) for i in todo],
                   finished)
         ex = self._load_games(g)
@@ -414,6 +488,11 @@ class TrainRun:
     def nn_spec(self, gen: int, sims: int) -> str:
         return f"nn:model={self.net_path(gen)},sims={sims}"
 
+    def _spec_nets(self, *specs: str) -> list[Path]:
+        """The run's own network files the specs name (they travel to Ray workers)."""
+        return [p for p in sorted((self.dir / "nets").glob("g*.npz"))
+                if any(f"model={p}," in s or s.endswith(f"model={p}") for s in specs)]
+
     def _matches(self, label: str, out: Path, spec_a: str, spec_b: str, n: int,
                  random_plies: int, tasks: _Tasks, seed_parts: tuple) -> float:
         c = self.config
@@ -427,8 +506,10 @@ class TrainRun:
             self.state.cpu_s += result[1]
             self._progress(label, done[0], n)
 
-        tasks.run([(_match_task, str(out / f"{i:04d}.json"), spec_a, spec_b, i % 2 == 0, c.game,
-                    c.width, c.height, random_plies, task_seed(c.seed, *seed_parts, i // 2))
+        nets = {str(p): tasks.net(p) for p in self._spec_nets(spec_a, spec_b)}
+        tasks.run([(_match_task, str(out / f"{i:04d}.json"), spec_a, spec_b, nets, i % 2 == 0,
+                    c.game, c.width, c.height, random_plies,
+                    task_seed(c.seed, *seed_parts, i // 2))
                    for i in todo], finished)
         scores = [json.loads((out / f"{i:04d}.json").read_text())["score"] for i in range(n)]
         self._tick()
