@@ -29,19 +29,24 @@ def solve() -> None:
 @click.option("--weak", is_flag=True, help="Only the sign: 1 win, 0 draw, -1 loss.")
 @click.option("--size", default="7x6", show_default=True, help="WxH (width at most 9).")
 @click.option("--no-book", is_flag=True, help="Search every position (no opening book).")
+@click.option("--time", "seconds", type=Float(0, MAX_SOLVE_SECONDS, min_open=True),
+              help="Seconds per position; what is not settled by then prints as ?.")
 @click.option("--json", "as_json", is_flag=True, help="Last line: one JSON object.")
-def solve_connect4_cmd(file, analyze, weak, size, no_book, as_json) -> None:
+def solve_connect4_cmd(file, analyze, weak, size, no_book, seconds, as_json) -> None:
     """Solve Connect Four positions, one a line (moves as column digits, as Pons' solver).
 
     Prints `moves score nodes microseconds` (or `moves s1 ... s7` with --analyze).  Scores
     follow Pascal Pons: 0 draw, > 0 the side to move wins, |score| = 22 - the winner's stones
     at the end on 7x6.  Input is UTF-8 whatever the locale; only the first token of a line
-    is read.  Bad lines go to stderr with their number; exit status 1 if any.
+    is read.  Bad lines go to stderr with their number; exit status 1 if any.  With --time,
+    a position not solved in time prints ? (--analyze: ? for each column not settled, the
+    settled ones with their scores) and stderr says which.
 
     \b
     Examples:
       echo 4453 | boardai solve connect4
       boardai solve connect4 positions.txt --analyze
+      echo 444435 | boardai solve connect4 --analyze --time 2
       printf '445566\\n2252576253462244111563365343\\n' | boardai solve connect4 --weak --json
     """
     from boardai.games import parse_size
@@ -51,11 +56,15 @@ def solve_connect4_cmd(file, analyze, weak, size, no_book, as_json) -> None:
         w, h = parse_size("connect4", size)
         if w > 9:
             raise ValueError(f"positions are column digits, so --size allows widths up to 9, not {w}")
-        solver = LineSolver(w, h, weak=weak, analyze=analyze, use_book=not no_book)
+        solver = LineSolver(w, h, weak=weak, analyze=analyze, use_book=not no_book,
+                            seconds=seconds)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
+    live = _LiveLine(w) if analyze and sys.stderr.isatty() else None
     results, bad, told_extra = [], 0, False
-    for res in solver.run(file):
+    for res in solver.run(file, None if live is None else live.watch):
+        if live is not None:
+            live.clear()
         if res.extra is not None and not told_extra:
             told_extra = True
             click.echo(f"line {res.line}: only the first token of a line is read; "
@@ -67,9 +76,46 @@ def solve_connect4_cmd(file, analyze, weak, size, no_book, as_json) -> None:
             results.append(res.json())
         else:
             click.echo(res.text())
+        if res.error is None and not res.settled:
+            what = "not solved" if res.scores is None else "columns " + " ".join(
+                str(c + 1) for c, s in enumerate(res.scores) if s is None) + " not settled"
+            click.echo(f"line {res.line}: {what} in {seconds:g} s (printed ?)", err=True)
     if as_json:
         click.echo(json.dumps({"size": f"{w}x{h}", "results": results, "bad_lines": bad}))
     sys.exit(1 if bad else 0)
+
+
+class _LiveLine:
+    """On a terminal, the position being analysed and its columns as they settle, on one
+    stderr line (``thinking…``), cleared before the position's answer is printed."""
+
+    def __init__(self, width: int):
+        self.width = width
+        self.shown = False
+
+    def watch(self, number: int, text: str):
+        from boardai.solvers.answer import Watch
+
+        moves = text.split()[0] if text.split() else ""
+        scores: dict[int, int] = {}
+
+        def on_score(col: int, score: int) -> None:
+            scores[col] = score
+            cells = " ".join(f"{c + 1}:{scores[c]:+d}" if c in scores else f"{c + 1}:?"
+                             for c in range(self.width))
+            sys.stderr.write(f"\r\x1b[K{moves} thinking… {cells}")
+            sys.stderr.flush()
+            self.shown = True
+        sys.stderr.write(f"\r\x1b[K{moves} thinking…")
+        sys.stderr.flush()
+        self.shown = True
+        return Watch(on_score=on_score)
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False
 
 
 @solve.command("hex", context_settings=CONTEXT)

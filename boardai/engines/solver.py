@@ -4,9 +4,12 @@ The game's perfect-play module comes from ``boardai.solvers.for_game`` (Connect 
 book, then Pons-style alpha-beta; Hex: the opening table, then DFPN with virtual connections).
 The search gets 70% of ``time`` (default 10 s); if that is not enough, or the game has no solver,
 ``mcts`` plays in the rest of the time, ``info["exact"]`` is False and ``info["fallback"]`` says
-why (``exact=1``: always search to the end, however long).  ``analyse`` asks the solver for every
-move's exact score where it can give them (Connect Four) and puts them in ``moves`` and
-``info["scores"]``.
+why (``exact=1``: always search to the end, however long, or until ``Engine.stop`` is set).
+``analyse`` asks the solver for every move's exact score where it can give them (Connect Four)
+and puts them in ``moves`` and ``info["scores"]``.  Where the time runs out first (or the search
+is stopped), ``info["scores"]`` still holds the moves settled so far, ``info["unsettled"]`` names
+the legal moves that are not, and ``info["exact"]`` is False; while it runs, ``on_info`` gets a
+snapshot (``info["solving"]`` True) as each move settles.
 
 Boards the game's solver does not take (Connect Four with blocked cells, or bigger than one
 64-bit word) are searched exactly by ``alphabeta`` to the end of the game when at most
@@ -25,6 +28,7 @@ from boardai.engines.mcts import MctsEngine
 from boardai.games import game_of
 from boardai.games import kernel as K
 from boardai.games.base import Board
+from boardai.solvers.answer import Watch
 from boardai.solvers.base import SolverPlayer
 
 DEFAULT_TIME = 10.0
@@ -72,12 +76,24 @@ class SolverEngine(Engine):
         player = self._player(board)
         if player is None or not player.supports(board):
             return self._search_to_the_end(board, seconds, budget, clock, player is None)
+        watch = None
+        if every_move:
+            watch = Watch(stop=self.stop)
+            report = self.on_info
+            if report is not None:
+                watch.on_score = lambda move, score: report(
+                    self._settled(board, watch.settled, clock, solving=True))
         try:
-            answer = player.move(board, budget, every_move)
+            answer = player.move(board, budget, every_move, watch)
         except MemoryError:
             raise self._memory_error() from None
+        if answer is None and watch is not None and watch.stopped:
+            return self._settled(board, watch.settled, clock, solving=False)
         if answer is None:
-            return self._fallback(board, seconds, clock, f"not solved in {budget:g} s")
+            result = self._fallback(board, seconds, clock, f"not solved in {budget:g} s")
+            if watch is not None:
+                result.info.update(self._settled_info(board, watch.settled))
+            return result
         scores = answer.scores or {}
         infos = [MoveInfo(m, board.move_name(m), value=float(_sign(s)), winrate=(_sign(s) + 1) / 2)
                  for m, s in sorted(scores.items(), key=lambda ms: -ms[1])]
@@ -85,6 +101,27 @@ class SolverEngine(Engine):
         return PlayResult(best, board.move_name(best), value=answer.value,
                           pv=[board.move_name(best)], nodes=answer.nodes, time_s=clock(),
                           moves=infos, info={**answer.info, "exact": True})
+
+    @staticmethod
+    def _settled_info(board: Board, settled: dict[int, int]) -> dict:
+        """``scores`` of the moves settled so far and the legal moves still ``unsettled``."""
+        return {"scores": {board.move_name(m): int(v) for m, v in settled.items()},
+                "unsettled": [board.move_name(m) for m in board.legal_moves if m not in settled]}
+
+    def _settled(self, board: Board, settled: dict[int, int], clock: Stopwatch,
+                 solving: bool) -> PlayResult:
+        """What is known while a solve runs (``solving``) or after it was stopped: the settled
+        moves' scores, the best of them as the move (the first legal move if none is)."""
+        settled = dict(settled)
+        infos = [MoveInfo(m, board.move_name(m), value=float(_sign(s)), winrate=(_sign(s) + 1) / 2)
+                 for m, s in sorted(settled.items(), key=lambda ms: -ms[1])]
+        best = infos[0].move if infos else board.legal_moves[0]
+        value = infos[0].value if infos else None
+        return PlayResult(best, board.move_name(best), value=value, pv=[board.move_name(best)],
+                          time_s=clock(), moves=infos,
+                          info={"exact": False, "solving": solving,
+                                **({} if solving else {"stopped": True}),
+                                **self._settled_info(board, settled)})
 
     def _memory_error(self) -> MemoryError:
         return MemoryError("solver: not enough memory for the solver's transposition table "

@@ -24,7 +24,7 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
-from boardai.solvers.answer import Answer
+from boardai.solvers.answer import Answer, Watch
 
 
 class SolverPlayer(ABC):
@@ -38,10 +38,13 @@ class SolverPlayer(ABC):
         """Does the solver take ``board`` (its size, blocked cells)?"""
 
     @abstractmethod
-    def move(self, board, budget: float | None, every_move: bool) -> Answer | None:
+    def move(self, board, budget: float | None, every_move: bool,
+             watch: Watch | None = None) -> Answer | None:
         """A best move (``every_move``: with every move's exact score where the solver gives
         them), or None when the search does not finish within ``budget`` seconds (None: no
-        limit)."""
+        limit) or ``watch.stop`` is set.  A player that scores moves one by one tells
+        ``watch`` each score as it settles (``Watch.score``), so a caller still has the moves
+        settled so far when the answer is None (default: ``watch`` unused)."""
 
     def load(self, board) -> None:
         """Load the solver for ``board``'s size before a clock runs (default: nothing to do)."""

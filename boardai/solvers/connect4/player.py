@@ -9,7 +9,7 @@ with the speed of a win); ties go to the column nearest the centre.
 
 from __future__ import annotations
 
-from boardai.solvers.answer import Answer
+from boardai.solvers.answer import Answer, Watch
 from boardai.solvers.base import SolverPlayer
 from boardai.solvers.connect4.lines import EARLY_TT_BITS, LineSolver
 
@@ -66,9 +66,12 @@ class Player(SolverPlayer):
         solver.analyze(board, False, seconds=0.01)
         self._loaded = True
 
-    def move(self, board, budget: float | None, every_move: bool) -> Answer | None:
+    def move(self, board, budget: float | None, every_move: bool,
+             watch: Watch | None = None) -> Answer | None:
         """Every column's exact score (``every_move``), or for a move only a best one; None when
-        the search does not finish within ``budget`` seconds (None: no limit)."""
+        the search does not finish within ``budget`` seconds (None: no limit) or ``watch.stop``
+        is set.  With ``every_move`` each column is told to ``watch`` as it settles, so the
+        columns settled before the time ran out are known even when the answer is None."""
         lines = self._solver(board)
         nodes = lines.solver.nodes
         book = lines.book
@@ -77,8 +80,8 @@ class Player(SolverPlayer):
             s, best = stored
             scores = {best: s}
         elif every_move or (book is not None and board.ply + 1 <= book.depth):
-            all_scores = lines.analyze_board(board, budget)
-            if all_scores is None:
+            all_scores = lines.analyze_columns(board, budget, watch)
+            if any(s is None for s in all_scores):
                 return None
             legal = [c for c in lines.solver.order.tolist() if board.is_legal(c)]
             best = max(legal, key=lambda c: all_scores[c])   # first of the best, centre first

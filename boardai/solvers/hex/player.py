@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from boardai.games.layout import HEADER
-from boardai.solvers.answer import Answer
+from boardai.solvers.answer import Answer, Watch
 from boardai.solvers.base import SolverPlayer
 from boardai.solvers.hex import vc
 from boardai.solvers.hex.bits import MAX_CELLS, from_words, to_words, words_for
@@ -227,9 +227,11 @@ class Player(SolverPlayer):
         if not board.is_game_over():
             think(board, seconds)
 
-    def move(self, board, budget: float | None, every_move: bool) -> Answer | None:
+    def move(self, board, budget: float | None, every_move: bool,
+             watch: Watch | None = None) -> Answer | None:
         """A winning move (or the most stubborn loss); None if not solved within ``budget``.
-        ``every_move``: also every cell the solver settles in the time (+1 won, -1 lost)."""
+        ``every_move``: also every cell the solver settles in the time (+1 won, -1 lost;
+        ``watch`` is not told: the cells come all at once)."""
         clock = time.perf_counter()
         answer = engine_move(board, budget)
         if answer is None:
