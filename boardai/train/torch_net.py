@@ -89,6 +89,50 @@ class TorchNet(nn.Module):
         values = torch.tanh(self.value_fc2(torch.relu(self.value_fc1(_pool(v)))))[:, 0]
         return logits, values
 
+    @classmethod
+    def from_network(cls, network: Network) -> "TorchNet":
+        """A module computing what the numpy ``network`` computes, to train further: its folded
+        convolutions as the weights, each batch norm the identity with the folded bias as its
+        shift (running mean 0, variance 1 - eps).  Train it with its batch norms in eval mode
+        (``freeze_batchnorm``): batch statistics would change what the network computes."""
+        net = cls(network.config)
+        wt = network.weights
+
+        def conv(layer: _ConvBN, w: np.ndarray, b: np.ndarray) -> None:
+            cout = w.shape[1]
+            cin = w.shape[0] // 9
+            layer.conv.weight.data = torch.from_numpy(
+                w.reshape(3, 3, cin, cout).transpose(3, 2, 0, 1).copy())
+            bn = layer.bn
+            bn.weight.data.fill_(1.0)
+            bn.bias.data = torch.from_numpy(b.copy())
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+
+        def dense(module, w: np.ndarray, b: np.ndarray, one_by_one: bool) -> None:
+            t = torch.from_numpy(w.T.copy())
+            module.weight.data = t[:, :, None, None] if one_by_one else t
+            module.bias.data = torch.from_numpy(b.copy())
+
+        conv(net.stem, wt["stem.w"], wt["stem.b"])
+        for i, (a, b) in enumerate(net.blocks):
+            conv(a, wt[f"block{i}.conv1.w"], wt[f"block{i}.conv1.b"])
+            conv(b, wt[f"block{i}.conv2.w"], wt[f"block{i}.conv2.b"])
+        dense(net.policy_conv, wt["policy.conv.w"], wt["policy.conv.b"], True)
+        dense(net.policy_cell, wt["policy.cell.w"], wt["policy.cell.b"], True)
+        dense(net.policy_extra, wt["policy.extra.w"], wt["policy.extra.b"], False)
+        dense(net.value_conv, wt["value.conv.w"], wt["value.conv.b"], True)
+        dense(net.value_fc1, wt["value.fc1.w"], wt["value.fc1.b"], False)
+        dense(net.value_fc2, wt["value.fc2.w"], wt["value.fc2.b"], False)
+        return net
+
+    def freeze_batchnorm(self) -> None:
+        """Put every batch norm in eval mode (its running statistics used and kept), the rest
+        as it is: call after ``train()`` when fine-tuning a network made by ``from_network``."""
+        for m in self.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.eval()
+
     def to_network(self) -> Network:
         """The numpy network with this module's weights (batch norms folded in, as in eval
         mode)."""
