@@ -676,6 +676,32 @@ def test_exact_scores_above_the_columns_with_legend_and_evaluation_bar(page, tmp
     docs_shot(page, "web-connect4-scores.png")
 
 
+def test_a_partial_solve_shows_the_settled_columns_and_marks_the_rest(page):
+    """A solve whose time ran out (a hard position, a board bigger than the book) keeps the
+    columns it settled and puts a grey ? over the others; while it still searches the line
+    under the buttons says thinking.  The answer is the server's solve message."""
+    new_game(page, "connect4", "7x6", white="human")
+    for n, column in enumerate((3, 2)):
+        page.locator(f'#board .spot[data-x="{column}"][data-y="0"]').click()
+        wait_for_human(page, n + 1)
+    page.evaluate("""takeSolve({type: "solve", ply: 2, exact: false, solving: true,
+                                scores: {"6": 2}, unsettled: ["1", "2", "3", "4", "5", "7"]})""")
+    sync_api.expect(page.locator("#solve-info")).to_contain_text("thinking… 1 of 7 columns")
+    page.evaluate("""takeSolve({type: "solve", ply: 2, exact: false, scores: {"6": 2, "3": 0},
+                                note: "mcts (not solved in 3.5 s)"})""")
+    labels = page.locator("#board text.solve-score")
+    assert labels.count() == 7
+    shown = {labels.nth(i).get_attribute("data-move"): (labels.nth(i).text_content(),
+                                                         labels.nth(i).get_attribute("class"))
+             for i in range(7)}
+    assert shown["6"] == ("+2", "solve-score won") and shown["3"] == ("0", "solve-score draw")
+    assert all(shown[m] == ("?", "solve-score unsettled") for m in "12457")
+    info = page.locator("#solve-info").text_content()
+    assert "2 of 7 columns settled" in info and "still being searched" in info
+    sync_api.expect(page.locator("#legend .key-unsettled")).to_be_visible()
+    sync_api.expect(page.locator("#legend .key-score")).to_be_visible()
+
+
 def test_analysis_runs_until_unticked_with_three_lines_and_is_cleared(page):
     new_game(page, "hex", "7", white="human")
     for n, move in enumerate(["d4", "c5"]):

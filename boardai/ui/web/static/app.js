@@ -712,7 +712,8 @@ function renderOverlay() {
     drawHeat(heat, geo, an, view, ghostSpots, Boolean(scored && geo.kind === "drops"));
   }
   if (scored) drawSolve(overlay, geo, view, scored);
-  renderLegend(Boolean(an && an.ply === view.ply), Boolean(scored));
+  renderLegend(Boolean(an && an.ply === view.ply), Boolean(scored),
+               Boolean(scored && geo.kind === "drops" && scored.unsettled && scored.unsettled.length));
   if (geo.kind === "drops" && app.hoverColumn !== null && app.viewPly === null && !view.over) {
     const name = columnMove(app.hoverColumn);
     const spot = name ? app.state.legal[name] : null;
@@ -822,6 +823,15 @@ function drawSolve(overlay, geo, view, answer) {
     const [cx, cy] = geo.centre(spot[0], spot[1]);
     svg("circle", { cx, cy, r: geo.stoneR * 0.45, class: `solve ${kind}`, "data-move": move }, overlay);
   }
+  if (geo.kind !== "drops") return;
+  for (const move of answer.unsettled || []) {      // columns not settled (yet): a grey ?
+    const spot = legal[move];
+    if (!Array.isArray(spot)) continue;
+    const [sx, sy] = geo.scoreSpot(spot[0]);
+    const t = svg("text", { x: sx, y: sy, class: "solve-score unsettled", "text-anchor": "middle",
+                            "dominant-baseline": "central", "data-move": move }, overlay);
+    t.textContent = "?";
+  }
 }
 
 /* ---------------------------------------------------------------- clicks on the board */
@@ -890,11 +900,12 @@ function renderAll() {
 }
 
 /** The legend under the board: only the marks drawn now. */
-function renderLegend(analysis, exact) {
+function renderLegend(analysis, exact, unsettled = false) {
   const legend = $("#legend");
   legend.hidden = !analysis && !exact;
   for (const key of [".key-heat", ".key-rate", ".key-ring", ".key-pv"]) legend.querySelector(key).hidden = !analysis;
   legend.querySelector(".key-score").hidden = !exact;
+  legend.querySelector(".key-unsettled").hidden = !unsettled;
 }
 
 /** Black's share of the position shown, in [0, 1], and where it comes from (null: unknown):
@@ -1105,14 +1116,27 @@ function renderLines(an) {
 
 function takeSolve(answer) {
   if (!app.state) return;
-  app.solve = { ply: answer.ply ?? app.state.view.ply, scores: answer.scores || {},
-                spots: answer.spots || {}, exact: answer.exact, note: answer.note };
-  const n = Object.keys(app.solve.scores).length;
+  const scores = answer.scores || {};
+  // a partial answer (time ran out, or still searching): the legal moves not settled yet
+  const unsettled = answer.exact === true ? []
+    : Array.isArray(answer.unsettled) ? answer.unsettled
+    : Object.keys(app.state.legal || {}).filter((m) => !(m in scores));
+  app.solve = { ply: answer.ply ?? app.state.view.ply, scores, unsettled,
+                spots: answer.spots || {}, exact: answer.exact, note: answer.note,
+                solving: Boolean(answer.solving) };
+  const n = Object.keys(scores).length;
+  const total = n + unsettled.length;
   const parts = [];
-  if (answer.exact === true) parts.push("exact");
-  else if (answer.exact === false) parts.push("not exact");
-  parts.push(`${n} move${n === 1 ? "" : "s"} scored`);
-  if (answer.note) parts.push(answer.note);
+  const noun = app.state.view.drops ? "column" : "move";
+  if (answer.exact === true) {
+    parts.push("exact", `${n} ${noun}${n === 1 ? "" : "s"} scored`);
+  } else if (app.solve.solving) {
+    parts.push(`thinking… ${n} of ${total} ${noun}s settled so far`);
+  } else {
+    parts.push(n ? `${n} of ${total} ${noun}s settled` : `no ${noun} settled`);
+    if (unsettled.length) parts.push(`${unsettled.length === 1 ? "one was" : "the others were"} still being searched when the time ran out (? above ${unsettled.length === 1 ? "it" : "them"})`);
+  }
+  if (answer.note && answer.exact !== true && !app.solve.solving) parts.push(answer.note);
   $("#solve-info").textContent = `Solve: ${parts.join(" · ")}`;
   renderOverlay();
   renderEvalBar();
