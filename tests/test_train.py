@@ -199,3 +199,64 @@ def test_a_run_refuses_other_settings_and_bad_input(tmp_path):
     result = runner.invoke(main, ["train", "report", str(tmp_path)])
     assert result.exit_code == 1 and "no training run" in result.output
     assert "Traceback" not in result.output
+
+
+def _tiny_hex(**kw) -> RunConfig:
+    return RunConfig("hex", 5, 5, channels=8, blocks=1, transpose_white=True,
+                     search=SearchSettings(sims=16), games_per_generation=2, gate_games=2,
+                     eval_games=2, eval_opponents=("mcts:sims=30",), batch_size=16, **kw)
+
+
+def test_a_run_started_from_a_network_begins_with_it_and_reads_games_in_its_frame(tmp_path):
+    """``--init``: generation 0 is the given network (what it computes, kept through the torch
+    twin), and a mover's-frame network trains on its games read in that frame: the move played
+    at each position keeps its visits once the position is transposed for White."""
+    source = TrainRun(tmp_path / "source", _tiny_hex())
+    source._start()
+    init = source.net_path(0)
+    run = TrainRun(tmp_path / "run", _tiny_hex(init=str(init)))
+    run.run(generations=1)
+    start, given = load(run.net_path(0)), load(init)
+    assert start.config.transpose_white
+    board = HexBoard(5)
+    states = []
+    for move in (12, 7, 13):
+        states.append(board.state.copy())
+        board.push(move)
+    states = np.stack(states)
+    for a, b in zip(start.policy_value(states), given.policy_value(states)):
+        np.testing.assert_allclose(a, b, atol=1e-4)
+    assert run.state.generation == 2 and run.net_path(1).exists()
+    assert load(run.net_path(1)).config.transpose_white
+
+    ex = run._load_games(1)
+    offset = 0
+    for path in sorted((tmp_path / "run" / "games" / "g0001").glob("*.npz")):
+        with np.load(path) as d:
+            moves = d["moves"]
+        for ply, move in enumerate(moves):
+            white = ply % 2 == 1
+            seen = features.transpose_move(int(move), 5, 5) if white else int(move)
+            assert ex.mask[offset + ply, seen] and ex.policy[offset + ply, seen] > 0
+        offset += len(moves)
+    assert offset == len(ex)
+
+
+def test_init_refuses_a_network_that_does_not_fit(tmp_path):
+    source = TrainRun(tmp_path / "source", _tiny_hex())
+    source._start()
+    init = str(source.net_path(0))
+    runner = CliRunner()
+    result = runner.invoke(main, ["train", "--init", "nosuch", str(tmp_path / "a")])
+    assert result.exit_code == 1 and "no such network" in result.output
+    result = runner.invoke(main, ["train", "--init", init, "--game", "connect4",
+                                  str(tmp_path / "b")])
+    assert result.exit_code == 1 and "is a hex network, not connect4" in result.output
+    result = runner.invoke(main, ["train", "--init", init, "--size", "5", "--channels", "16",
+                                  str(tmp_path / "c")])
+    assert result.exit_code == 1 and "its channels is 8, the run's 16" in result.output
+    (tmp_path / "d.npz").write_bytes(b"not a network")
+    result = runner.invoke(main, ["train", "--init", str(tmp_path / "d.npz"), str(tmp_path / "e")])
+    assert result.exit_code == 1 and "not a network file" in result.output
+    for name in "abce":
+        assert not (tmp_path / name / "config.json").exists()

@@ -84,6 +84,10 @@ def train() -> None:
               help="A fixed opponent the best network is measured against each generation "
                    "(repeatable; default mcts:sims=250 and mcts:sims=2000).")
 @click.option("--seed", type=Int(0, 2**63 - 2), help="Seed of the run, 0..2**63-2 (default 0).")
+@click.option("--init", "init", metavar="NETWORK",
+              help="A new run starts from this network (a shipped one's name, e.g. "
+                   "hex-9x9-teacher, or a .npz file) instead of a random one: its shape and "
+                   "frame become the run's.  Self-play then improves on it (expert iteration).")
 @click.option("--backend", default="local", show_default=True,
               help="Where the games run: local (--workers processes), ray (a local Ray with "
                    "--workers CPUs) or ray:ADDRESS (a Ray cluster; `ray start --head` makes one).")
@@ -94,7 +98,7 @@ def run_cmd(directory, game, size, hours, generations, workers, backend, quiet,
     _need_torch()
     from boardai.arena.backends import parse_backend
     from boardai.games.game import get_game
-    from boardai.train.run import RunConfig, TrainRun
+    from boardai.train.run import RunConfig, TrainRun, initial_network
 
     try:
         parse_backend(backend)
@@ -113,6 +117,8 @@ def run_cmd(directory, game, size, hours, generations, workers, backend, quiet,
             run = TrainRun(directory)
             c = run.config
             asked = dict(given)
+            if "init" in asked and _init_settings(asked["init"], None)["init"] == c.init:
+                del asked["init"]                  # the same network, named again
             if game is not None:
                 asked["game"] = get_game(game).name
             if size is not None:
@@ -121,11 +127,20 @@ def run_cmd(directory, game, size, hours, generations, workers, backend, quiet,
                 asked["search"] = SearchSettings(**{**c.search.__dict__, "sims": sims})
             TrainRun(directory, RunConfig(**{**c.__dict__, **asked}))
         else:
+            if "init" in given:
+                fixed = _init_settings(given["init"], game)
+                game = game or fixed.pop("game")
+                given.update(init=fixed["init"], transpose_white=fixed["transpose_white"])
+                given.setdefault("channels", fixed["channels"])   # given: must be the network's
+                given.setdefault("blocks", fixed["blocks"])
             g = get_game(game or DEFAULT_GAME)
             w, h = g.parse_size(size) if size else g.default_size
             g.new_board((w, h))                    # the size is one the game has
             search = SearchSettings(sims=sims) if sims else SearchSettings()
-            run = TrainRun(directory, RunConfig(g.name, w, h, search=search, **given))
+            config = RunConfig(g.name, w, h, search=search, **given)
+            if config.init:
+                initial_network(config)            # fits the run, before anything is written
+            run = TrainRun(directory, config)
     except ValueError as exc:
         raise Fail(str(exc)) from None
     c = run.config
@@ -146,6 +161,25 @@ def run_cmd(directory, game, size, hours, generations, workers, backend, quiet,
     click.echo(f"generation {state.generation - 1} done; best network: "
                f"{run.net_path(state.best)} ({state.elapsed_s / 3600:.2f} h, "
                f"{state.cpu_s / 3600:.2f} CPU-h in all)")
+
+
+def _init_settings(text: str, game: str | None) -> dict:
+    """The run settings a ``--init`` network fixes: its file (absolute), game, shape, frame."""
+    from boardai.engines.nn_engine import shipped_networks
+    from boardai.nn.model import load
+    path = shipped_networks().get(text) or Path(text).expanduser()
+    if not Path(path).is_file():
+        names = ", ".join(shipped_networks()) or "none"
+        raise Fail(f"--init {text}: no such network (shipped: {names}; or a .npz file)")
+    try:
+        c = load(path).config
+    except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
+        raise Fail(f"--init {text}: not a network file boardai reads ({exc})") from None
+    from boardai.games.game import get_game
+    if game is not None and get_game(game).name != c.game:
+        raise Fail(f"--init {text} is a {c.game} network, not {get_game(game).name}")
+    return {"init": str(Path(path).resolve()), "game": c.game, "channels": c.channels,
+            "blocks": c.blocks, "transpose_white": c.transpose_white}
 
 
 def _check_specs(specs) -> None:
@@ -484,14 +518,19 @@ def teacher_cmd(out, teacher, mohex, playouts, size, seconds, games, jobs, backe
               help="Seed of the split, the initial weights and the batches.")
 @click.option("--threads", type=Int(1, 256), default=1, show_default=True,
               help="PyTorch threads.")
+@click.option("--init", "init", metavar="NETWORK.npz", type=click.Path(dir_okay=False),
+              help="Start from this network file (e.g. a shipped one) instead of random "
+                   "weights: its shape replaces --blocks and --channels.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, weight_decay, schedule,
                    value_mix, value_weight, policy_target, board_frame, holdout, seed, threads,
-                   quiet) -> None:
+                   init, quiet) -> None:
     """Train the residual network (policy and value heads) on teacher data (boardai train
     teacher): the policy learns the teacher's visit distribution (its move where it gave
     none), the value the game's result for the side to move.  Games are held out by a seeded
     hash (--holdout) and measured every epoch: top-1 and top-5 move agreement, value MSE.
+    Connect Four positions labelled by the exact solver (benchmarks/c4_solver_labels.py) are
+    read too: the policy learns the best columns, the value the sign of the best score.
 
     Each epoch is checkpointed in DIR: the same command resumes, a larger --epochs goes on.
     DIR/network.npz is the latest network, for nn:model=DIR/network.npz; DIR/best.npz the
@@ -500,6 +539,7 @@ def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, weight_
     \b
     Examples:
       boardai train supervised hex9/games.jsonl --out runs/sup9 --epochs 20 --blocks 6 --channels 48
+      boardai train supervised c4/labels.jsonl --out runs/c4sup --init boardai/data/networks/connect4-7x6.npz
       boardai train report runs/sup9
       boardai play --size 9 --white nn:model=runs/sup9/network.npz
     """
@@ -510,7 +550,7 @@ def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, weight_
                            weight_decay=weight_decay, schedule=schedule, seed=seed,
                            holdout=holdout, value_mix=value_mix, value_weight=value_weight,
                            policy_target=policy_target,
-                           transpose_white=not board_frame)
+                           transpose_white=not board_frame, init=init or "")
     bar = _EpochProgress(sys.stderr.isatty() and not quiet)
     try:
         with bar:
@@ -523,14 +563,22 @@ def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, weight_
                    err=True)
         sys.exit(130)
     for m in metrics:
+        best = f", a best column {100 * m['top1_best']:.1f} %" if "top1_best" in m else ""
         click.echo(f"epoch {m['epoch']}: loss {m['policy_loss']:.3f} + {m['value_loss']:.3f}; "
                    f"held out ({m['held_games']} games, {m['held_positions']} positions): "
-                   f"top-1 {100 * m['top1']:.1f} %, top-5 {100 * m['top5']:.1f} %, "
+                   f"top-1 {100 * m['top1']:.1f} %, top-5 {100 * m['top5']:.1f} %{best}, "
                    f"value MSE {m['value_mse']:.3f} ({m['seconds']:.0f} s)")
     base = sv.baseline(directory)
     if base:
         click.echo(f"baseline, the shipped move patterns on the same held-out positions: top-1 "
                    f"{100 * base['top1']:.1f} %, top-5 {100 * base['top5']:.1f} %")
+    start = sv.baseline(directory, "init_baseline")
+    if start:
+        best = (f", a best column {100 * start['top1_best']:.1f} %" if "top1_best" in start
+                else "")
+        click.echo(f"the --init network on the same held-out positions: top-1 "
+                   f"{100 * start['top1']:.1f} %{best}, policy loss "
+                   f"{start['held_policy_loss']:.3f}, value MSE {start['value_mse']:.3f}")
     click.echo(f"network: {Path(directory) / sv.NETWORK}; the epoch with the lowest held-out "
                f"policy loss: {Path(directory) / sv.BEST}")
 

@@ -79,9 +79,12 @@ class RunConfig:
     eval_sims: int = 100
     seed: int = 0
     format: int = FORMAT
+    init: str = ""                    # generation 0's network file ("": the trainer's random one)
+    transpose_white: bool = False     # Hex: the network reads positions in the mover's frame
 
     def net_config(self) -> NetConfig:
-        return NetConfig(self.game, channels=self.channels, blocks=self.blocks)
+        return NetConfig(self.game, channels=self.channels, blocks=self.blocks,
+                         transpose_white=self.transpose_white)
 
     def to_json(self) -> dict:
         out = asdict(self)
@@ -298,9 +301,10 @@ class TrainRun:
         config_path = self.dir / "config.json"
         if not config_path.exists():
             write_atomic(config_path, json.dumps(self.config.to_json(), indent=1).encode())
-        if not self.net_path(0).exists():      # generation 0: the trainer's random start
+        if not self.net_path(0).exists():      # generation 0: the given network, or random
             from boardai.train.trainer import Trainer
-            trainer = Trainer(self.config, self.dir / "train.pt")
+            initial = initial_network(self.config) if self.config.init else None
+            trainer = Trainer(self.config, self.dir / "train.pt", initial=initial)
             trainer.save()
             trainer.export(self.net_path(0))
             self._save_state()
@@ -421,7 +425,10 @@ class TrainRun:
             for path in sorted(self._games_dir(g).glob("*.npz")):
                 try:
                     with np.load(path) as d:
-                        parts.append(Examples(d["planes"], d["mask"], d["policy"], d["value"]))
+                        ex = Examples(d["planes"], d["mask"], d["policy"], d["value"])
+                    if self.config.transpose_white:
+                        ex = _mover_frame(ex, self.config.width)
+                    parts.append(ex)
                 except (OSError, ValueError, KeyError) as exc:
                     raise ValueError(f"{path}: a damaged game file ({exc}); delete it and "
                                      "resume: the game is played again") from None
@@ -538,6 +545,33 @@ class TrainRun:
             self.log("eval", opponent=opponent, best=self.state.best, score=round(score, 4),
                      elo=out[opponent])
         return out
+
+
+def initial_network(config: RunConfig):
+    """The network ``config.init`` names, checked to fit the run: its game, its shape (channels,
+    blocks) and its frame must be the run's; ValueError naming the difference."""
+    from boardai.nn.model import load
+    try:
+        net = load(config.init)
+    except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
+        raise ValueError(f"--init {config.init}: not a network file boardai reads "
+                         f"({type(exc).__name__}: {exc})") from None
+    got, want = net.config, config.net_config().resolved()
+    for name in ("game", "channels", "blocks", "transpose_white", "planes", "policy_channels",
+                 "value_channels", "value_hidden"):
+        if getattr(got, name) != getattr(want, name):
+            raise ValueError(f"--init {config.init}: its {name} is {getattr(got, name)!r}, "
+                             f"the run's {getattr(want, name)!r}")
+    return net
+
+
+def _mover_frame(ex: Examples, size: int) -> Examples:
+    """A self-play game's examples (in the order played: White to move at odd plies) in the
+    mover's frame (``features.to_mover_frame``), as a ``transpose_white`` network reads them."""
+    white = np.arange(len(ex)) % 2 == 1
+    return Examples(features.to_mover_frame(ex.planes, white),
+                    features.from_mover_frame(ex.mask, white, size),
+                    features.from_mover_frame(ex.policy, white, size), ex.value)
 
 
 def _batch(data: Examples, idx: np.ndarray, symmetry: str, game, width: int, height: int):

@@ -19,12 +19,16 @@ from boardai.train.torch_net import TorchNet, losses
 
 
 class Trainer:
-    def __init__(self, config, path: Path, threads: int = 1):
+    def __init__(self, config, path: Path, threads: int = 1, initial=None):
         torch.set_num_threads(max(1, threads))
         self.config = config
         self.path = Path(path)
         torch.manual_seed(config.seed)
         self.net = TorchNet(config.net_config())
+        if initial is not None:           # a numpy network to start from (``--init``)
+            self.net.load_state_dict(TorchNet.from_network(initial).state_dict())
+        # a network made from a numpy one has its batch norms folded: train it with them frozen
+        self.frozen_batchnorm = bool(getattr(config, "init", ""))
         self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=config.learning_rate,
                                            weight_decay=config.weight_decay)
         self.generation = 0
@@ -46,6 +50,8 @@ class Trainer:
         planes, policy, mask, value = (torch.from_numpy(np.ascontiguousarray(a))
                                        for a in batch)
         self.net.train()
+        if self.frozen_batchnorm:
+            self.net.freeze_batchnorm()
         policy_loss, value_loss = losses(self.net, planes, policy, mask, value)
         loss = policy_loss + value_loss
         self.optimizer.zero_grad(set_to_none=True)
