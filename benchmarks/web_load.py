@@ -14,8 +14,11 @@ move it measures
   worker thread, building the message, the socket).
 
 It checks that no move is lost (every move sent comes back in the game's move list, in order)
-and that no error arrives, then closes every game (``DELETE``) and reads the server's memory
-(VmRSS) at the start, after the load, and after the games closed.
+and that no error arrives, closes each game when it ends (``DELETE``, as the page does when it
+starts the next: the server keeps at most 64 live games and refuses one more), and reads the
+server's memory (VmRSS) at the start, after the load, and after the games closed.
+``--search-workers`` is passed to ``boardai serve`` (0: searches in threads of the server's
+process; default: serve's own, worker processes).
 
 Targets (issue #15): no error, no lost move, p99 added latency < 100 ms, memory flat after the
 games close.
@@ -88,6 +91,9 @@ class Client:
             if names != sent:
                 self.lost += 1
                 self.errors.append(f"{gid}: sent {sent} got {names}")
+        if time.monotonic() < deadline:            # ended: closed as the page does
+            await asyncio.to_thread(request, self.base, "DELETE", f"/api/games/{gid}")
+            self.ids.remove(gid)
 
     async def next_state(self, ws, done=lambda s: True) -> dict:
         while True:
@@ -116,12 +122,16 @@ def main() -> None:
     ap.add_argument("--game", default="hex")
     ap.add_argument("--size", default="9")
     ap.add_argument("--engine", default="mcts:time=0.1")
+    ap.add_argument("--search-workers", type=int, default=None,
+                    help="boardai serve --search-workers (0: threads of the server's process)")
     ap.add_argument("--rounds", type=int, default=2,
                     help="load rounds (the time is split between them); memory is read after "
                          "each round's games close, to tell a leak from memory kept for reuse")
     args = ap.parse_args()
 
-    with served(args.game, args.size, args.engine) as (base, server):
+    extra = () if args.search_workers is None else ("--search-workers",
+                                                    str(args.search_workers))
+    with served(args.game, args.size, args.engine, extra) as (base, server):
         ws_base = base.replace("http://", "ws://")
         rss0 = rss_mb(server.pid)
         clients: list[Client] = []
@@ -149,8 +159,10 @@ def main() -> None:
     added = [x for c in clients for x in c.added_ms]
     errors = [e for c in clients for e in c.errors]
     lost = sum(c.lost for c in clients)
+    workers = "serve's default" if args.search_workers is None else args.search_workers
     print(f"web load: {args.games} clients, {args.game} {args.size} human vs {args.engine}, "
-          f"{took:.0f} s, {os.cpu_count()} cores")
+          f"{took:.0f} s, {os.cpu_count()} cores, search workers: {workers}, "
+          f"load average {os.getloadavg()[0]:.1f}")
     print(f"  games {sum(c.games for c in clients)}, human moves {len(human)}, "
           f"engine replies {len(added)}")
     print(f"  errors {len(errors)}, lost moves {lost}" + (f": {errors[:3]}" if errors else ""))

@@ -51,14 +51,15 @@ def rss_mb(pid: int) -> float:
 
 
 @contextlib.contextmanager
-def served(game: str, size: str, engine: str):
-    """``(base URL, server process)`` of a running ``boardai serve`` whose engine's compiled
-    search is loaded (one engine-against-engine game of two moves), stopped on exit."""
+def served(game: str, size: str, engine: str, extra: tuple[str, ...] = ()):
+    """``(base URL, server process)`` of a running ``boardai serve`` (``extra``: more of its
+    options) whose engine's compiled search is loaded (one engine-against-engine game of two
+    moves), stopped on exit."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     home = tempfile.TemporaryDirectory(prefix="boardai-bench-")
     server = subprocess.Popen([sys.executable, "-m", "boardai", "serve", "--port", str(port),
-                               "--token", TOKEN],
+                               "--token", TOKEN, *extra],
                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True, env=dict(os.environ, BOARDAI_HOME=home.name))
     try:

@@ -24,7 +24,8 @@ LAYERS = [
     ("boardai.games",),                           # rules, notation, pictures, kernels
     ("boardai.solvers", "boardai.records"),       # exact solvers and books; game records
     ("boardai.engines", "boardai.nn", "boardai.env"),   # players; the network; RL environments
-    ("boardai.arena", "boardai.train"),           # matches; self-play training
+    ("boardai.arena", "boardai.train", "boardai.session"),   # matches; self-play training;
+                                                  # the game session every front-end drives
     ("boardai.ui", "boardai.bench", "boardai.warmup"),   # front-ends; measurements, fuzzers; warm-up
     ("boardai.cli", "boardai.bench.cli_fuzz", "boardai.__main__"),   # the command line (and its
                                                   # fuzzer, which knows the command line's types)

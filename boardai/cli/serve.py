@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
 import sys
 
@@ -53,6 +54,11 @@ def _checked_store(ctx, param, value):
     return value
 
 
+def default_workers() -> int:
+    """The search worker processes ``serve`` starts: 2, or 4 with 4 cores or more."""
+    return 4 if (os.cpu_count() or 1) >= 4 else 2
+
+
 @click.command(context_settings=CONTEXT)
 @click.option("--host", default="127.0.0.1", show_default=True, callback=check_host,
               help="Address to listen on; anything but this machine's loopback is warned about.")
@@ -70,7 +76,11 @@ def _checked_store(ctx, param, value):
 @click.option("--token", callback=check_token, metavar="TEXT",
               help="The token API calls must carry in X-Boardai-Token (16..200 letters, digits, "
                    "'-', '_'); default: a new random one, printed at start-up.")
-def serve(host, port, open_browser, store, store_dir, allow_programs, token) -> None:
+@click.option("--search-workers", type=Int(0, 16), default=None,
+              help="Worker processes the engines search in (0: threads of the server's "
+                   "process); default 2, or 4 on a machine of 4 cores or more.")
+def serve(host, port, open_browser, store, store_dir, allow_programs, token,
+          search_workers) -> None:
     """Serve the web page: play Hex, Connect Four and the other games against any engine,
     watch engines think (heat map, principal variation, win-rate graph), solve positions,
     browse arena results.  Everything is local: the page needs no network.
@@ -97,9 +107,11 @@ def serve(host, port, open_browser, store, store_dir, allow_programs, token) -> 
                    "engines; use the default 127.0.0.1 unless you mean it", err=True)
     from boardai.ui.terminal import default_record_path
     from boardai.ui.web.app import WS_TRANSPORT_MAX
-    sys.setswitchinterval(0.001)    # the event loop waits less for the GIL behind search threads
+    sys.setswitchinterval(0.001)    # the event loop waits less for the GIL (threads: 0 workers)
     app = create_app(store=store, store_dir=store_dir, allow_programs=allow_programs, host=host,
-                     token=token, games_dir=default_record_path("x").parent)
+                     token=token, games_dir=default_record_path("x").parent,
+                     search_workers=default_workers() if search_workers is None
+                     else search_workers)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                             ws_max_size=WS_TRANSPORT_MAX)
     server = uvicorn.Server(config)

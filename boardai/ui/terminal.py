@@ -2,7 +2,9 @@
 
 The loop asks humans for moves (``c3``, ``C3``, ``2 3``, ``4`` in Connect Four, ``swap``, ``undo``,
 ``hint``, ``save FILE``, ``help``, ``quit``), asks engines through the engine protocol, and writes
-the game record after every move, so a crash or Ctrl-C never loses a game.
+the game record after every move, so a crash or Ctrl-C never loses a game.  The game itself
+(board, seats, move list, clocks, undo, record, a move's limit) is the session core every
+front-end drives (``boardai/session/core.py``); this module asks and prints.
 """
 
 from __future__ import annotations
@@ -10,15 +12,13 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TextIO
 
-from boardai import records
-from boardai.engines.base import Engine, Limit
-from boardai.engines.budget import move_limit
+from boardai.engines.base import Limit
 from boardai.engines.registry import make_engine
 from boardai.games import Board, Color, MoveError, game_of
+from boardai.session.core import GameCore, Seat
 
 HELP = """Commands:
   <move>       play a move: {example}
@@ -48,18 +48,6 @@ def default_record_path(game: str) -> Path:
     return base / "games" / f"{stamp}-{game}.sgf"
 
 
-@dataclass
-class Seat:
-    """A player: a human (engine is None) or an engine."""
-
-    spec: str
-    engine: Engine | None
-
-    @property
-    def human(self) -> bool:
-        return self.engine is None
-
-
 def make_seat(spec: str, seed: int | None = None, colour: int = 0) -> Seat:
     """A seat from ``human`` or an engine spec; --seed goes to engines that take one."""
     spec = spec.strip()
@@ -77,10 +65,8 @@ class TerminalGame:
     def __init__(self, board: Board, black: Seat, white: Seat, record_path: Path,
                  color: bool = False, input_fn: Callable[[str], str] = input,
                  out: TextIO = sys.stdout, move_time: float | None = None):
-        self.board = board
-        self.move_time = move_time      # seconds per move of an engine whose spec gives none
-        self.seats = {Color.BLACK: black, Color.WHITE: white}
-        self.record_path = record_path
+        # move_time: seconds per move of an engine whose spec gives none
+        self.core = GameCore(board, black, white, record_path, move_time)
         self.color = color
         self.input_fn = input_fn
         self.out = out
@@ -88,9 +74,25 @@ class TerminalGame:
             if seat.engine is not None:
                 seat.engine.new_game(board)
 
+    @property
+    def board(self) -> Board:
+        return self.core.board
+
+    @property
+    def seats(self) -> dict[Color, Seat]:
+        return self.core.seats
+
+    @property
+    def record_path(self) -> Path:
+        return self.core.record_path
+
+    @property
+    def move_time(self) -> float | None:
+        return self.core.move_time
+
     def limit(self, engine) -> Limit:
         """The limit of ``engine``'s next move, by the one rule (``engines/budget.py``)."""
-        return move_limit(engine, per_move=self.move_time)
+        return self.core.limit(engine)
 
     # --- output -------------------------------------------------------------------------
     def say(self, text: str = "") -> None:
@@ -105,12 +107,7 @@ class TerminalGame:
 
     # --- record -------------------------------------------------------------------------
     def save(self, path: Path | None = None) -> Path:
-        path = Path(path or self.record_path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        rec = records.GameRecord.from_board(self.board, black=self.seats[Color.BLACK].spec,
-                                            white=self.seats[Color.WHITE].spec)
-        records.save(rec, path)
-        return path
+        return self.core.save(path)
 
     # --- the loop -----------------------------------------------------------------------
     def run(self) -> int:
@@ -156,13 +153,9 @@ class TerminalGame:
         colour = self.board.turn
         assert seat.engine is not None
         result = seat.engine.play(self.board.copy(), self.limit(seat.engine))
-        if result.resign:
+        if not self.core.play_result(result):
             self.say(f"{self.side_name(colour)} [{seat.spec}] resigns")
             return False
-        self.board.push(result.move)
-        for s in self.seats.values():
-            if s.engine is not None:
-                s.engine.notify(self.board, result.move)
         self.say(f"{self.side_name(colour)} [{seat.spec}] plays {result.name}  "
                  f"({result.time_s:.2f} s)")
         self.show()
@@ -197,13 +190,10 @@ class TerminalGame:
                 self.save_as(text[4:].strip())
             else:
                 try:
-                    move = self.board.push(text)
+                    self.core.play(text)
                 except MoveError as exc:
                     self.say(f"  {exc}")
                     continue
-                for s in self.seats.values():
-                    if s.engine is not None:
-                        s.engine.notify(self.board, move)
                 self.show()
                 return True
 
@@ -214,9 +204,8 @@ class TerminalGame:
         if self.board.ply < steps:
             self.say("  Nothing to undo.")
             return
-        for _ in range(steps):
-            self.board.pop()
-        self.say(f"  Took back {steps} move{'s' if steps > 1 else ''}.")
+        taken = self.core.undo()          # back to this human's turn
+        self.say(f"  Took back {taken} move{'s' if taken > 1 else ''}.")
         self.show()
 
     def hint(self) -> None:

@@ -281,12 +281,15 @@ def _stored_games(store: Store, match: str | None) -> list[dict]:
 def create_app(store: str | Path | None = None, store_dir: str | Path | None = None,
                allow_programs: bool = False, host: str = "127.0.0.1",
                max_games: int = 64, token: str | None = None,
-               games_dir: str | Path | None = None) -> Starlette:
+               games_dir: str | Path | None = None, search_workers: int = 0,
+               warm_workers: bool = True) -> Starlette:
     """The ASGI app.  ``store``: the default arena store (its folder is the store folder unless
     ``store_dir`` is given); ``allow_programs``: seat ``gtp:``/``strategy:`` engines;
     ``token``: what API calls must carry (default: a new random one, ``app.state.token``);
     ``games_dir``: where games are recorded after every move and restored from at start-up
-    (None: not recorded)."""
+    (None: not recorded); ``search_workers``: the worker processes engines search in, started
+    with the server (0: threads of this process, as tests and scripts use), each loading the
+    common engines' compiled searches at its start unless ``warm_workers`` is False."""
     from boardai.arena.match import default_store_path
     default = Path(store).expanduser() if store else default_store_path()
     folder = StoreFolder(Path(store_dir).expanduser() if store_dir else default.parent, default)
@@ -488,6 +491,9 @@ def create_app(store: str | Path | None = None, store_dir: str | Path | None = N
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        if search_workers > 0:
+            from boardai.session.searches import ProcessSearches
+            sessions.searches = ProcessSearches(search_workers, warm=warm_workers)
         sessions.bind(asyncio.get_running_loop())
         sessions.restore()
         try:

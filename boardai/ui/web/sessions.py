@@ -3,11 +3,13 @@
 A session holds the board, who sits on each side (``human`` or an engine built from its spec),
 the clocks, the win-rate known after each move, and at most one running search: the engine's
 own move, an analysis, a review of the whole game or a solve.  Everything that changes a session
-runs on the server's event loop; searches run in worker threads (the jitted searches release
-the GIL) on a copy of the board, send live snapshots back through ``loop.call_soon_threadsafe``
-and stop early through ``Engine.stop``.  A search's answer is applied only if the game has not
+runs on the server's event loop; searches run elsewhere (``boardai.session.searches``: worker
+processes for ``boardai serve``, so no search holds the interpreter lock of the loop; threads
+of this process for tests and scripts) on a copy of the board, send live snapshots back to the
+loop and stop early when told.  A search's answer is applied only if the game has not
 changed since it started (each change bumps ``generation``), so an undo or a closed tab never
-receives a stale move.
+receives a stale move.  A worker process that dies loses its search, not the game: the engine's
+move is asked again.
 
 Listeners (one ``asyncio.Queue`` per open websocket) receive every message; a slow listener's
 oldest messages are dropped, never the game.
@@ -34,32 +36,29 @@ import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from boardai import records
-from boardai.engines.base import Engine, EngineError, Limit, PlayResult
-from boardai.engines.budget import move_limit
-from boardai.engines.registry import all_engines, make_engine, parse_spec
+from boardai.engines.base import Engine, PlayResult
+from boardai.engines.registry import all_engines, parse_spec
 from boardai.games import DEFAULT_GAME, all_games, game_of, get_game
 from boardai.games.setup import BoardSetup
 from boardai.games.base import Board, Color, MoveError
+from boardai.session.core import GameCore, Seat, black_rate, colour_name
+from boardai.session.searches import (   # noqa: F401  (analysis_message: the page's format)
+    ENGINE_MEMORY_MB, INFO_EVERY, MULTI_PV, SOLVE_TIME, Job, Searches, ThreadSearches, Ticket,
+    WorkerLost, analysis_message, make_seat_engine,
+)
 
 DEFAULT_MOVE_TIME = 1.0
 MAX_MOVE_TIME = 60.0
 MAX_ANALYSIS_TIME = 600.0
 MAX_REVIEW_TIME = 30.0            # per position
-SOLVE_TIME = 5.0
-FIRST_SLICE = 2.0                # analysis until stopped: slices of 2, 4, 8 ... 30 s
-LONGEST_SLICE = 30.0
-UNTIL_STOPPED = 3600.0           # ... for at most an hour (a page left open stops there)
-MULTI_PV = 3                     # candidate moves whose line an analysis message carries
-ENGINE_MEMORY_MB = 128           # engines with a memory option get this unless their spec says
 MAX_GAMES = 64                   # live games; a new one beyond it is refused
 WEB_RECORD = "-web-"             # in the names of the records of the server's games
 MAX_LISTENER_BACKLOG = 200       # messages queued for one websocket before old ones are dropped
-INFO_EVERY = 0.25                # seconds between analysis messages of one search
+ENGINE_RETRIES = 2               # a move asked again after its worker process died, at most
 
 
 class WebError(ValueError):
@@ -74,8 +73,7 @@ class Full(WebError):
     """The server already keeps as many live games as it may (HTTP 409)."""
 
 
-def _colour_name(c: Color) -> str:
-    return c.name.lower()
+_colour_name = colour_name
 
 
 def build_engine(spec: str, allow_programs: bool) -> Engine:
@@ -95,15 +93,16 @@ def build_engine(spec: str, allow_programs: bool) -> Engine:
                        "library, a network file) are refused by this server (start it with "
                        "--allow-programs to use them)")
     try:
-        engine = make_engine(spec)
-        declared = {o.name for o in engine.all_options()}
-        if "memory_mb" in declared and "memory_mb" not in raw:
-            engine.close()
-            engine = make_engine(spec, memory_mb=ENGINE_MEMORY_MB)
+        return make_seat_engine(spec)
     except ValueError as exc:
         raise WebError(str(exc)) from None
-    return engine
 
+
+def check_spec(spec: Any, allow_programs: bool) -> str:
+    """``spec`` stripped, once this server may seat it (the engine is built and closed: its
+    searches run where ``Searches`` runs them); WebError otherwise."""
+    build_engine(spec, allow_programs).close()
+    return spec.strip()
 
 
 def check_seconds(value: Any, what: str, most: float, default: float) -> float:
@@ -116,25 +115,11 @@ def check_seconds(value: Any, what: str, most: float, default: float) -> float:
 
 
 @dataclass
-class Seat:
-    spec: str                          # "human" or an engine spec
-    engine: Engine | None = None
-    # one search at a time per engine: a cancelled search that has not yet returned (an engine
-    # that cannot stop early) holds it until it does
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    @property
-    def human(self) -> bool:
-        return self.engine is None
-
-
-@dataclass
 class Search:
     kind: str                          # engine | analysis | review | solve
     generation: int
     stop: threading.Event = field(default_factory=threading.Event)
-    engine: Engine | None = None
-    own_engine: bool = False           # built for this search (closed when it ends)
+    ticket: Ticket | None = None
 
 
 class GameSession:
@@ -143,23 +128,10 @@ class GameSession:
     def __init__(self, gid: str, board: Board, seats: tuple[Seat, Seat], move_time: float,
                  manager: "Sessions"):
         self.id = gid
-        self.board = board
-        self.seats = seats
-        self.move_time = move_time
+        # the game itself (board, seats, move list, clocks, undo, record): the session core
+        # every front-end drives; the seats' engines live where the searches run
+        self.core = GameCore(board, seats[0], seats[1], move_time=move_time)
         self.manager = manager
-        # per move played: ply, name, colour, time_s, black_winrate (the state's move list)
-        self.move_meta: list[dict] = []
-        replay = board.copy()
-        for _ in board.move_stack:
-            replay.pop()
-        for move in board.move_stack:
-            self.move_meta.append(_move_entry(replay, move, None))
-            replay.push(move)
-        self.start_rate: float | None = None   # Black's win rate before any move
-        self.clocks = [0.0, 0.0]
-        self.turn_started = time.monotonic()
-        self.resigned: Color | None = None
-        self.fault: str | None = None          # an engine that failed ends the game
         self.message: str | None = None
         self.generation = 0
         self.search: Search | None = None
@@ -169,24 +141,43 @@ class GameSession:
         self.closed = False
         self.record_path: Path | None = None    # where the game is recorded (None: not)
         self.record_lock: tuple[int, Path] | None = None   # held while this server plays it
+        self.retries = 0                        # engine moves asked again after a lost worker
 
     # --- facts ----------------------------------------------------------------------------
     @property
+    def board(self) -> Board:
+        return self.core.board
+
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        return self.core.seats[Color.BLACK], self.core.seats[Color.WHITE]
+
+    @property
+    def move_time(self) -> float:
+        return self.core.move_time
+
+    @property
+    def move_meta(self) -> list[dict]:
+        """Per move played: ply, name, colour, time_s, black_winrate (the state's move list)."""
+        return self.core.moves
+
+    @property
     def over(self) -> bool:
-        return self.board.is_game_over() or self.resigned is not None or self.fault is not None
+        return self.core.over
 
     def seat_to_move(self) -> Seat:
-        return self.seats[int(self.board.turn)]
+        return self.core.seat_to_move()
 
     def state(self) -> dict:
         board = self.board
         game = game_of(board)
         view = board.view()
-        if self.resigned is not None and not board.is_game_over():
-            view.update(over=True, winner=_colour_name(self.resigned.other),
-                        result=f"{self.resigned} resigns; {self.resigned.other} wins")
-        elif self.fault is not None and not board.is_game_over():
-            view.update(over=True, result=self.fault)
+        core = self.core
+        if core.resigned is not None and not board.is_game_over():
+            view.update(over=True, winner=_colour_name(core.resigned.other),
+                        result=core.result_text())
+        elif core.fault is not None and not board.is_game_over():
+            view.update(over=True, result=core.fault)
         legal = {}
         if not self.over:
             for m in board.legal_moves:
@@ -195,9 +186,7 @@ class GameSession:
         running = None
         if not self.over:
             running = _colour_name(board.turn)
-        clocks = list(self.clocks)
-        if running is not None:
-            clocks[int(board.turn)] += time.monotonic() - self.turn_started
+        clocks = core.clocks_now()
         moves = [dict(entry) for entry in self.move_meta]
         search = self.search
         return {
@@ -208,7 +197,7 @@ class GameSession:
             "blocked": game.blocked_text(board.setup),
             "players": {"black": self.seats[0].spec, "white": self.seats[1].spec},
             "time": self.move_time, "view": view, "moves": moves, "legal": legal,
-            "start_black_winrate": self.start_rate,
+            "start_black_winrate": core.start_rate,
             "clocks": {"black": round(clocks[0], 3), "white": round(clocks[1], 3),
                        "running": running},
             "thinking": _colour_name(board.turn) if search and search.kind == "engine" else None,
@@ -261,14 +250,12 @@ class GameSession:
         and not tried again; the game goes on."""
         if self.record_path is None:
             return
-        rec = self._game_record()
-        rec.extra.update({"WEB": status or ("over" if self.over else "live"), "WID": self.id,
-                          "WTM": f"{self.move_time:g}"})
-        if self.fault is not None:
-            rec.extra["C"] = self.fault
+        extra = {"WEB": status or ("over" if self.over else "live"), "WID": self.id,
+                 "WTM": f"{self.move_time:g}"}
+        if self.core.fault is not None:
+            extra["C"] = self.core.fault
         try:
-            self.record_path.parent.mkdir(parents=True, exist_ok=True)
-            records.save(rec, self.record_path)
+            self.core.save(self.record_path, extra)
         except (records.RecordError, OSError) as exc:
             self.message = f"the game is no longer recorded: {exc}"
             self.record_path = None
@@ -284,16 +271,11 @@ class GameSession:
         search = self.search
         if search is not None:
             search.stop.set()
+            if search.ticket is not None:
+                search.ticket.stop()
             self.search = None
 
     # --- moves ----------------------------------------------------------------------------
-    def _spend_clock(self) -> float:
-        now = time.monotonic()
-        spent = now - self.turn_started
-        self.clocks[int(self.board.turn)] += spent
-        self.turn_started = now
-        return spent
-
     def human_move(self, move: Any = None, x: Any = None, y: Any = None) -> None:
         """Play a human's move (its name, or the spot clicked); WebError and nothing changed if
         it is not the human's turn or the move is not legal."""
@@ -318,13 +300,9 @@ class GameSession:
         elif not isinstance(move, str) or len(move) > 40:
             raise WebError('a move is text such as "c3" (Hex) or "4" (Connect Four)')
         try:
-            move = board.parse_move(move) if isinstance(move, str) else move
-            entry = _move_entry(board, move, None)
-            board.push(move)
+            self.core.play(move)
         except MoveError as exc:
             raise WebError(str(exc)) from None
-        entry["time_s"] = round(self._spend_clock(), 3)
-        self.move_meta.append(entry)
         self.message = None
         self._changed()
 
@@ -332,68 +310,38 @@ class GameSession:
         """Back to the last position where a human was to move (one move when no human sits)."""
         if not self.board.move_stack:
             raise WebError("no move to take back")
-        self.resigned = None
-        self.fault = None
-        humans = any(s.human for s in self.seats)
-        while self.board.move_stack:
-            self.board.pop()
-            self.move_meta.pop()
-            if not humans or self.seat_to_move().human:
-                break
-        self.turn_started = time.monotonic()
+        self.core.undo()
         self.message = None
         self._changed()
 
     def resign(self) -> None:
         if self.over:
             raise WebError("the game is already over")
-        self.resigned = self.board.turn
+        self.core.resign()
         self._changed()
 
     # --- searches -------------------------------------------------------------------------
-    def _run(self, search: Search, work: Callable[[], Any], done: Callable[[Any], None],
+    def _run(self, search: Search, job: Job, done: Callable[[Any], None],
              failed: Callable[[BaseException], None]) -> None:
-        """Run ``work`` in the manager's threads; ``done``/``failed`` on the loop, only if the
-        search is still current."""
+        """Run ``job`` where the manager's searches run; its live messages are published and
+        ``done``/``failed`` called (on the loop) only while the search is still current."""
         self.search = search
-        loop = self.manager.loop
 
-        def finish(result: Any, error: BaseException | None) -> None:
+        def on_message(message: dict) -> None:
+            self._publish_if_current(search, message)
+
+        def on_done(result: Any, error: BaseException | None) -> None:
             if self.search is not search or self.closed:
-                if search.own_engine and search.engine is not None:
-                    _release(search.engine)
                 return
             self.search = None
-            if search.own_engine and search.engine is not None:
-                _release(search.engine)
             if error is not None:
                 failed(error)
             else:
                 done(result)
 
-        def job() -> None:
-            try:
-                result = work()
-            except BaseException as exc:        # an engine's fault ends up on the page
-                loop.call_soon_threadsafe(finish, None, exc)
-            else:
-                loop.call_soon_threadsafe(finish, result, None)
-
-        self.manager.pool.submit(job)
-
-    def _streamer(self, search: Search, source: str, board: Board, spec: str
-                  ) -> Callable[[PlayResult], None]:
-        loop = self.manager.loop
-        last = [0.0]
-
-        def on_info(result: PlayResult) -> None:
-            now = time.monotonic()
-            if now - last[0] < INFO_EVERY or search.stop.is_set():
-                return
-            last[0] = now
-            message = analysis_message(board, result, source, spec, done=False)
-            loop.call_soon_threadsafe(self._publish_if_current, search, message)
-        return on_info
+        search.ticket = self.manager.searches.submit(job, on_message, on_done)
+        if search.stop.is_set():              # cancelled while being submitted
+            search.ticket.stop()
 
     def _publish_if_current(self, search: Search, message: dict) -> None:
         if self.search is search:
@@ -401,58 +349,46 @@ class GameSession:
 
     def _start_engine_move(self) -> None:
         seat = self.seat_to_move()
-        engine = seat.engine
-        assert engine is not None
-        board = self.board.copy()
-        search = Search("engine", self.generation, engine=engine)
-        limit = move_limit(engine, per_move=self.move_time)   # the one rule: engines/budget.py
+        colour = int(self.board.turn)
+        search = Search("engine", self.generation)
+        # the limit is the one rule's (engines/budget.py: move_limit), applied where it searches
+        job = Job("move", self.board.copy(), seat.spec, key=(self.id, colour),
+                  per_move=self.move_time)
 
-        def work() -> PlayResult:
-            with seat.lock:
-                if search.stop.is_set():
-                    raise EngineError("cancelled")
-                engine.stop = search.stop
-                engine.on_info = self._streamer(search, "engine", board, seat.spec)
-                return engine.play(board, limit)
-
-        def done(result: PlayResult) -> None:
+        def done(answer: tuple[PlayResult, dict]) -> None:
+            result, message = answer
             mover = self.board.turn
-            self._spend_clock()
-            if result.resign or result.move < 0:
-                self.resigned = mover
-                self.message = f"{seat.spec} resigns"
+            self.retries = 0
+            try:
+                played = self.core.play_result(result)
+            except MoveError as exc:
+                self.core.fault = f"{mover} ({seat.spec}) played an illegal move: {exc}"
+                self.message = self.core.fault
+                self.generation += 1
+                self.save_record()
+                self.publish_state()
+                return
+            if played:
+                self.publish(message)
             else:
-                try:
-                    entry = _move_entry(self.board, result.move, round(result.time_s, 3))
-                    self.board.push(result.move)
-                except MoveError as exc:
-                    self.fault = f"{mover} ({seat.spec}) played an illegal move: {exc}"
-                    self.message = self.fault
-                    self.generation += 1
-                    self.save_record()
-                    self.publish_state()
-                    return
-                rate = None
-                if result.value is not None:
-                    mine = (result.value + 1) / 2
-                    rate = mine if mover == Color.BLACK else 1 - mine
-                entry["black_winrate"] = None if rate is None else round(rate, 4)
-                self.move_meta.append(entry)
-                self.publish(analysis_message(board, result, "engine", seat.spec, done=True))
-                for s in self.seats:
-                    if s.engine is not None and s.engine is not engine:
-                        s.engine.notify(self.board, result.move)
+                self.message = f"{seat.spec} resigns"
             self._changed()
 
         def failed(exc: BaseException) -> None:
             mover = self.board.turn
-            self.fault = f"{mover}'s engine {seat.spec} failed: {exc}; {mover.other} wins"
-            self.message = self.fault
+            if isinstance(exc, WorkerLost) and self.retries < ENGINE_RETRIES:
+                self.retries += 1          # the game is as it was: its engine is asked again
+                self.message = f"{exc}: {mover}'s engine {seat.spec} thinks again"
+                self._start_engine_move()
+                self.publish_state()
+                return
+            self.core.fault = f"{mover}'s engine {seat.spec} failed: {exc}; {mover.other} wins"
+            self.message = self.core.fault
             self.generation += 1
             self.save_record()
             self.publish_state()
 
-        self._run(search, work, done, failed)
+        self._run(search, job, done, failed)
 
     def start_analysis(self, spec: Any, seconds: Any) -> None:
         """Analyse the position with ``spec`` for ``seconds``, or until stopped when
@@ -460,7 +396,7 @@ class GameSession:
         seconds = None if seconds is None else check_seconds(seconds, "time",
                                                              MAX_ANALYSIS_TIME, 10.0)
         spec = "mcts" if spec in (None, "") else spec
-        build_engine(spec, self.manager.allow_programs).close()      # the spec is checked now
+        spec = check_spec(spec, self.manager.allow_programs)      # the spec is checked now
         if self.over:
             raise WebError("the game is over: nothing to analyse")
         if self.search is not None and self.search.kind == "engine":
@@ -477,36 +413,14 @@ class GameSession:
         self.publish_state()
 
     def _start_analysis(self, spec: str, seconds: float | None) -> None:
-        engine = build_engine(spec, self.manager.allow_programs)
         board = self.board.copy()
-        search = Search("analysis", self.generation, engine=engine, own_engine=True)
-        engine.stop = search.stop
-        engine.on_info = self._streamer(search, "analysis", board, spec)
+        search = Search("analysis", self.generation)
         ply = board.ply
-        loop = self.manager.loop
 
-        def work() -> PlayResult:
-            if seconds is not None:
-                return engine.analyse(board, Limit(time=seconds))
-            # until stopped: slices of growing length (an engine that keeps its tree, such as
-            # mcts, goes on where it was; one that starts afresh searches deeper each time),
-            # each slice's answer streamed; an engine that settles the position (a solver's
-            # exact answer) or ends a slice early by itself has nothing more to find
-            spent, piece = 0.0, FIRST_SLICE
-            while True:
-                piece = min(piece, UNTIL_STOPPED - spent)
-                result = engine.analyse(board, Limit(time=piece))
-                spent += piece
-                if search.stop.is_set() or spent >= UNTIL_STOPPED or result.info.get("exact") \
-                        or result.info.get("proven") or result.time_s < 0.5 * piece:
-                    return result
-                message = analysis_message(board, result, "analysis", spec, done=False)
-                loop.call_soon_threadsafe(self._publish_if_current, search, message)
-                piece = min(piece * 2, LONGEST_SLICE)
-
-        def done(result: PlayResult) -> None:
+        def done(answer: tuple[PlayResult, dict]) -> None:
+            result, message = answer
             self._record_rate(ply, board, result)
-            self.publish(analysis_message(board, result, "analysis", spec, done=True))
+            self.publish(message)
             if seconds is not None:       # until stopped: the next position is analysed too
                 self.analysis = None
             self.publish_state()
@@ -516,17 +430,12 @@ class GameSession:
             self.message = f"analysis with {spec} failed: {exc}"
             self.publish_state()
 
-        self._run(search, work, done, failed)
+        self._run(search, Job("analyse", board, spec, seconds=seconds, source="analysis"),
+                  done, failed)
 
     def _record_rate(self, ply: int, board: Board, result: PlayResult) -> None:
-        if result.value is None or ply != self.board.ply:
-            return
-        mine = (result.value + 1) / 2
-        rate = round(mine if board.turn == Color.BLACK else 1 - mine, 4)
-        if ply == 0:
-            self.start_rate = rate
-        else:
-            self.move_meta[ply - 1]["black_winrate"] = rate
+        if ply == self.board.ply:
+            self.core.set_rate(ply, black_rate(result, board.turn))
 
     def start_review(self, spec: Any, seconds: Any) -> None:
         """Analyse every position of the game in turn (``seconds`` each), filling the win-rate
@@ -535,51 +444,21 @@ class GameSession:
         spec = "mcts" if spec in (None, "") else spec
         if self.search is not None and self.search.kind == "engine":
             raise WebError("an engine is thinking about its move: review when it has played")
-        engine = build_engine(spec, self.manager.allow_programs)
+        spec = check_spec(spec, self.manager.allow_programs)
         self._cancel_search()
         self.analysis = None
-        search = Search("review", self.generation, engine=engine, own_engine=True)
-        engine.stop = search.stop
-        history = self.board.move_stack
-        final = self.board.copy()
-        loop = self.manager.loop
+        search = Search("review", self.generation)
 
-        def work() -> list[float | None]:
-            replay = final.copy()
-            for _ in history:
-                replay.pop()
-            rates: list[float | None] = []
-            for ply in range(len(history) + 1):
-                if search.stop.is_set():
-                    break
-                if replay.is_game_over():
-                    out = replay.outcome()
-                    rate = 0.5 if out.winner is None else float(out.winner == Color.BLACK)
-                else:
-                    result = engine.analyse(replay, Limit(time=seconds))
-                    mine = 0.5 if result.value is None else (result.value + 1) / 2
-                    rate = mine if replay.turn == Color.BLACK else 1 - mine
-                rates.append(round(rate, 4))
-                loop.call_soon_threadsafe(self._publish_if_current, search,
-                                          {"type": "review", "done": ply + 1,
-                                           "total": len(history) + 1, "ply": ply,
-                                           "black_winrate": rates[-1]})
-                if ply < len(history):
-                    replay.push(history[ply])
-            return rates
-
-        def done(rates: list[float | None]) -> None:
-            if rates:
-                self.start_rate = rates[0]
-            for i, rate in enumerate(rates[1:]):
-                self.move_meta[i]["black_winrate"] = rate
+        def done(rates: list[float]) -> None:
+            for ply, rate in enumerate(rates):
+                self.core.set_rate(ply, rate)
             self.publish_state()
 
         def failed(exc: BaseException) -> None:
             self.message = f"review with {spec} failed: {exc}"
             self.publish_state()
 
-        self._run(search, work, done, failed)
+        self._run(search, Job("review", self.board.copy(), spec, seconds=seconds), done, failed)
         self.publish_state()
 
     async def solve(self) -> dict:
@@ -587,60 +466,35 @@ class GameSession:
         (Connect Four: every column's score; Hex: won/lost cells); ``exact`` False otherwise."""
         if self.over:
             raise WebError("the game is over: nothing to solve")
-        board = self.board.copy()
         generation = self.generation
-        engine = make_engine("solver")
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future = loop.create_future()
 
-        def work() -> PlayResult:
-            import io
+        def on_done(result: Any, error: BaseException | None) -> None:
+            if answer.done():
+                return
+            if error is not None:
+                answer.set_exception(error)
+            else:
+                answer.set_result(result)
 
-            from boardai.warmup import warm_engine
-            try:    # compiling the solver (first use, cold cache) is not solving time
-                warm_engine(engine, board, out=io.StringIO(), analyse=True)
-                return engine.analyse(board, Limit(time=SOLVE_TIME))
-            finally:
-                engine.close()
-
-        result = await self.manager.loop.run_in_executor(self.manager.pool, work)
-        scores = result.info.get("scores") or {}
-        answer = {"type": "solve", "ply": board.ply, "exact": bool(result.info.get("exact")),
-                  "scores": {name: int(v) for name, v in scores.items()},
-                  "spots": {name: (None if (s := board.spot_of(board.parse_move(name))) is None
-                                   else list(s)) for name in scores},
-                  "best": result.name,
-                  "note": result.info.get("fallback") or ("exact" if result.info.get("exact")
-                                                          else "not solved")}
+        self.manager.searches.submit(Job("solve", self.board.copy(), "solver"),
+                                     lambda message: None, on_done)
+        result = await answer
         if generation == self.generation:
-            self.publish(answer)
-        return answer
-
-    def _game_record(self) -> records.GameRecord:
-        rec = records.GameRecord.from_board(self.board, black=self.seats[0].spec,
-                                            white=self.seats[1].spec)
-        if self.resigned is not None and not self.board.is_game_over():
-            rec.result = f"{self.resigned.other.letter}+"
-            rec.resigned = self.resigned.letter
-        return rec
+            self.publish(result)
+        return result
 
     def sgf(self) -> str:
-        return records.dumps(self._game_record())
+        return records.dumps(self.core.record())
 
     def close(self) -> None:
         """Stop the search, release the engines (their hooks point back at this session: the
         links are cut so the memory goes at once, not at the next cycle collection)."""
         self.closed = True
         self._cancel_search()
-        for seat in self.seats:
-            if seat.engine is not None:
-                _release(seat.engine)
-                seat.engine = None
+        self.manager.searches.release(self.id)
         self.publish({"type": "closed"})
-
-
-def _move_entry(board: Board, move: int, time_s: float | None) -> dict:
-    """The move list's entry for ``move`` about to be played on ``board``."""
-    return {"ply": board.ply + 1, "name": board.move_name(move),
-            "color": _colour_name(board.turn), "time_s": time_s, "black_winrate": None}
 
 
 LOCKS = ".web-locks"
@@ -679,25 +533,6 @@ def _unclaim(held: tuple[int, Path] | None | bool) -> None:
     os.close(fd)
 
 
-def _release(engine: Engine) -> None:
-    engine.on_info = None
-    engine.stop = None
-    engine.close()
-
-
-SEARCH_NICE = 19      # search threads yield the CPU to the event loop that answers the page
-
-
-def _lower_priority() -> None:
-    """Run this search thread at a lower priority than the server's event loop (Linux threads
-    have their own nice value), so moves and messages go out at once however many engines
-    think; a timed engine still gets its full wall-clock time."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SEARCH_NICE)
-    except (AttributeError, OSError):
-        pass
-
-
 def _return_memory() -> None:
     """Give freed memory back to the system (glibc keeps freed search trees for reuse)."""
     try:
@@ -705,21 +540,6 @@ def _return_memory() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
         pass
-
-
-def _line(board: Board, names: list[str]) -> list[dict]:
-    """A line of move names as ``[{move, spot}]`` (cut at the first move that does not apply)."""
-    line = []
-    replay = board.copy()
-    for name in names[:30]:
-        try:
-            move = replay.parse_move(name)
-            spot = replay.spot_of(move)
-            replay.push(move)
-        except (MoveError, ValueError):
-            break
-        line.append({"move": name, "spot": None if spot is None else list(spot)})
-    return line
 
 
 def solvable(board: Board) -> dict:
@@ -744,50 +564,18 @@ def solvable(board: Board) -> dict:
                                 f"{EXACT_FREE_CELLS} cells are empty ({free} now)"}
 
 
-def analysis_message(board: Board, result: PlayResult, source: str, spec: str,
-                     done: bool) -> dict:
-    """What the page draws from an engine's (running or final) answer on ``board``:
-    every move's statistics, the principal variation, and ``lines``: the best few moves
-    (``MULTI_PV``) each with its win-rate and its line where the engine gives one."""
-    moves = []
-    for info in result.moves[:400]:
-        spot = board.spot_of(info.move)
-        moves.append({"move": info.name, "spot": None if spot is None else list(spot),
-                      "visits": info.visits, "winrate": None if info.winrate is None
-                      else round(float(info.winrate), 4),
-                      "prior": None if info.prior is None else round(float(info.prior), 4)})
-    pv = _line(board, result.pv)
-    lines = []
-    for info in result.moves[:MULTI_PV]:
-        names = list(getattr(info, "pv", None) or ([info.name] + result.pv[1:]
-                                                  if result.pv[:1] == [info.name] else [info.name]))
-        lines.append({"move": info.name, "visits": info.visits,
-                      "winrate": None if info.winrate is None else round(float(info.winrate), 4),
-                      "pv": _line(board, names)})
-    rate = None if result.value is None else round((result.value + 1) / 2, 4)
-    scores = result.info.get("scores") if result.info.get("exact") else None
-    return {"type": "analysis", "source": source, "engine": spec, "ply": board.ply,
-            "best": result.name, "moves": moves, "pv": pv, "lines": lines, "winrate": rate,
-            "scores": None if not scores else {n: int(v) for n, v in scores.items()},
-            "exact": bool(result.info.get("exact")),
-            "black_winrate": None if rate is None else
-            (rate if board.turn == Color.BLACK else round(1 - rate, 4)),
-            "nodes": int(result.nodes), "time_s": round(result.time_s, 3),
-            "nps": round(result.nodes / result.time_s) if result.time_s > 0 else None,
-            "done": done}
-
-
 class Sessions:
-    """Every live game of the server, by id; the thread pool searches run in."""
+    """Every live game of the server, by id, and where their searches run (``searches``:
+    threads of this process unless given worker processes)."""
 
     def __init__(self, allow_programs: bool = False, max_games: int = MAX_GAMES,
-                 threads: int = MAX_GAMES, games_dir: Path | None = None):
+                 threads: int = MAX_GAMES, games_dir: Path | None = None,
+                 searches: Searches | None = None):
         self.allow_programs = allow_programs
         self.max_games = max_games
         self.games_dir = games_dir
         self.games: OrderedDict[str, GameSession] = OrderedDict()
-        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="boardai-search",
-                                       initializer=_lower_priority)
+        self.searches = searches if searches is not None else ThreadSearches(threads)
         self._ids = itertools.count(1)
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -797,6 +585,7 @@ class Sessions:
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
+        self.searches.bind(loop)
 
     def get(self, gid: str) -> GameSession:
         session = self.games.get(gid)
@@ -808,9 +597,6 @@ class Sessions:
     def _add(self, board: Board, seats: tuple[Seat, Seat], move_time: float,
              gid: str | None = None, record_path: Path | None = None) -> GameSession:
         if len(self.games) >= self.max_games:
-            for seat in seats:
-                if seat.engine is not None:
-                    seat.engine.close()
             raise Full(f"this server keeps at most {self.max_games} live games: close one "
                        "(DELETE /api/games/ID) before starting another")
         gid = gid or f"g{next(self._ids)}"
@@ -875,16 +661,13 @@ class Sessions:
                     seats.append(Seat("human"))
                     continue
                 try:
-                    seats.append(Seat(spec, build_engine(spec, self.allow_programs)))
+                    seats.append(Seat(check_spec(spec, self.allow_programs)))
                 except WebError as exc:
                     seats.append(Seat("human"))
                     notes.append(f"{colour}'s engine {spec} cannot be started here ({exc}): "
                                  "a human plays it")
             lock = _claim(path)
             if lock is None:                    # another server plays it
-                for seat in seats:
-                    if seat.engine is not None:
-                        seat.engine.close()
                 continue
             try:
                 session = self._add(board, (seats[0], seats[1]), move_time, gid=gid,
@@ -937,18 +720,11 @@ class Sessions:
 
     def _seats(self, black: Any, white: Any) -> tuple[Seat, Seat]:
         seats: list[Seat] = []
-        try:
-            for spec in (black, white):
-                if isinstance(spec, str) and spec.strip().lower() == "human":
-                    seats.append(Seat("human"))
-                else:
-                    engine = build_engine(spec, self.allow_programs)
-                    seats.append(Seat(spec.strip(), engine))
-        except WebError:
-            for seat in seats:
-                if seat.engine is not None:
-                    seat.engine.close()
-            raise
+        for spec in (black, white):
+            if isinstance(spec, str) and spec.strip().lower() == "human":
+                seats.append(Seat("human"))
+            else:
+                seats.append(Seat(check_spec(spec, self.allow_programs)))
         return seats[0], seats[1]
 
     def from_record(self, text: str, black: str = "human", white: str = "human") -> GameSession:
@@ -981,4 +757,4 @@ class Sessions:
     def shutdown(self) -> None:
         for gid in list(self.games):
             self.close(gid, keep=True)
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.searches.close()
