@@ -1,11 +1,12 @@
 """``boardai tui``: the full-screen game on Textual: board, live engine panel, move list, dialogs.
 
 The game itself is ``boardai play``'s: ``ui/setup.build_game`` makes it from the same options
-(a ``TerminalGame`` holding board, seats and record path) and its ``save`` writes the same
-record after every move.  Engines search in a Textual thread worker, one search at a time: a
-search reports snapshots through ``Engine.on_info`` (shown live in the side panel) and ends
-early when ``Engine.stop`` is set (undo, new game, load, quit).  Each search carries a token;
-an answer whose token is stale (the position changed meanwhile) is dropped.
+(a ``TerminalGame`` over the session core, ``boardai/session/core.py``: board, seats, move
+list, undo, record) and its ``save`` writes the same record after every move.  Engines
+search in a Textual thread worker, one search at a time: a search reports snapshots through
+``Engine.on_info`` (shown live in the side panel) and ends early when ``Engine.stop`` is set
+(undo, new game, load, quit).  Each search carries a token; an answer whose token is stale
+(the position changed meanwhile) is dropped.
 """
 
 from __future__ import annotations
@@ -136,7 +137,6 @@ class BoardApp(App):
         self.busy = False                       # a search (move or hint) is under way
         self.thinking: str | None = None        # what the panel says is searching
         self.paused = False
-        self.resigned: Color | None = None
         self.info: PlayResult | None = None      # the latest snapshot or answer
         self.info_live = False
         self.info_who = ""
@@ -300,13 +300,16 @@ class BoardApp(App):
             text += f" after {outcome.plies} moves"
         self.say(f"{text}.  Record: {self.session.record_path}  (n: new game, q: quit)", "done")
 
+    @property
+    def resigned(self) -> Color | None:
+        return self.session.core.resigned
+
     def _over(self) -> bool:
-        return self.board.is_game_over() or self.resigned is not None
+        return self.session.core.over
 
     # --- the game -----------------------------------------------------------------------
     def _new_session_shown(self, note: str = "") -> None:
         self.board_widget.set_board(self.board)
-        self.resigned = None
         self.info = None
         self.info_live = False
         self.refresh_all()
@@ -408,19 +411,20 @@ class BoardApp(App):
                      + ("  (marked * on the board)" if spot else ""))
             return
         if result.resign:
-            self.resigned = self.board.turn
+            self.session.core.play_result(result)      # the session core: a resignation
             self._save()
             self.refresh_all()
             self._say_over()
             return
-        self._play(result.move)
+        self._play(result.move, result)
 
-    def _play(self, move: int) -> None:
-        """Play ``move`` (legal) for the side to move, tell the engines, record, go on."""
-        self.board.push(move)
-        for seat in self.session.seats.values():
-            if seat.engine is not None:
-                seat.engine.notify(self.board, move)
+    def _play(self, move: int, result: PlayResult | None = None) -> None:
+        """Play ``move`` (legal) for the side to move (``result``: the engine's answer that
+        chose it) in the session core, record, go on."""
+        if result is not None:
+            self.session.core.play_result(result)
+        else:
+            self.session.core.play(move)
         self.board_widget.hint = None
         self._save()
         if self._over():
@@ -538,14 +542,8 @@ class BoardApp(App):
             self.say("Nothing to undo", "error")
             return
         self._cancel()
-        humans = [c for c, s in self.session.seats.items() if s.human]
-        taken = 0
-        self.resigned = None
-        while self.board.ply:
-            self.board.pop()
-            taken += 1
-            if not humans or self.session.seats[self.board.turn].human:
-                break
+        humans = self.session.core.humans
+        taken = self.session.core.undo()      # back to a human's turn (the session core's rule)
         if not humans:
             self.paused = True                # machine against machine: stop to look
         self.board_widget.hint = None
