@@ -580,6 +580,125 @@ def test_cli_refuses_bad_options_before_the_screen_starts():
     assert result.exit_code == 2 and "nosuchengine" in result.output
 
 
+# --- solve -------------------------------------------------------------------------------------
+
+def _solve_in_tui(moves: str, game="connect4", size="7x6", mono=None, keys=("e",)):
+    """The TUI's solve of the position after ``moves`` (column digits, or Hex cells split by
+    spaces): the app once the solve has ended, and the board's picture and palette then."""
+    opts = Options(game=game, size=size, black="human", white="human", seed=1, save="game.sgf")
+    session, note = start_game(opts)
+    session.board.push_many(moves)
+    app = BoardApp(session, opts, note=note, mono=mono)
+
+    async def script(pilot, app):
+        for key in keys:
+            await pilot.press(key)
+        await idle(pilot, app)
+        seen.update(picture=app.board_widget.picture, palette=app.board_widget.palette)
+    seen: dict = {}
+    run(app, script)
+    return app, seen["picture"], seen["palette"]
+
+
+@pytest.mark.parametrize("moves", ["43", "44444433333322", "2252576253462244111563"])
+def test_solve_gives_the_scores_of_the_web_page_and_of_solve_analyze(moves):
+    """Pressing e scores every column exactly: the same scores as the page's Solve (through
+    the server's API) and as `boardai solve connect4 --analyze`: from the book, one move past
+    it, and searched."""
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+    from boardai.ui.web.app import create_app
+
+    app, picture, _ = _solve_in_tui(moves)
+    assert app.solved["state"] == "exact" and app.solved["unsettled"] == []
+    tui = app.solved["scores"]
+    cli = CliRunner().invoke(main, ["solve", "connect4", "--analyze"], input=moves + "\n")
+    columns = cli.stdout.split()[1:]
+    assert {str(c + 1): int(v) for c, v in enumerate(columns) if v != "-1000"} == tui
+    web_app = create_app(max_games=2)
+    with TestClient(web_app, headers={"X-Boardai-Token": web_app.state.token}) as client:
+        gid = client.post("/api/games", json={"game": "connect4", "black": "human",
+                                               "white": "human"}).json()["id"]
+        for col in moves:
+            client.post(f"/api/games/{gid}/move", json={"move": col})
+        web = client.post(f"/api/games/{gid}/solve").json()
+    assert web["exact"] and web["scores"] == tui
+    # drawn above the columns, in the order of the columns, readable without colour
+    top = picture.lines[0].plain.split()
+    assert top == [("+%d" % v if v > 0 else str(v)) for c, v in
+                   sorted((int(k), v) for k, v in tui.items())]
+
+
+def test_solve_scores_are_coloured_by_sign_and_readable_without_colour():
+    _, picture, palette = _solve_in_tui("43")
+    line = picture.lines[0]
+    style = {i: str(span.style) for span in line.spans for i in range(span.start, span.end)}
+    text = line.plain
+    for word, want in (("+2", palette.won), ("-2", palette.lost), (" 0 ", palette.drawn)):
+        at = text.index(word) + (1 if word.startswith(" ") else 0)
+        assert {style[i] for i in range(at, at + len(word.strip()))} == {want}
+    _, picture, _ = _solve_in_tui("43", mono=True)
+    assert picture.lines[0].plain.split() == \
+        ["-3", "-3", "0", "0", "-2", "+2", "+1"]
+
+
+def test_solve_on_hex_marks_the_won_and_lost_cells():
+    app, picture, _ = _solve_in_tui("", game="hex", size="3")
+    assert app.solved["state"] == "exact" and app.solved["scores"]["b2"] == 1
+    x, y = app.board.spot_of(app.board.parse_move("b2"))
+    col, line = picture.cells[(x, y)]
+    assert picture.lines[line].plain[col] == "✓"
+    assert "✗" in "".join(t.plain for t in picture.lines)
+
+
+def test_solve_is_offered_only_where_the_solver_settles_the_board():
+    course = make_app("connect4", "12x12", blocked=("6:1",), white="human")
+
+    async def script(pilot, app):
+        assert app.check_action("solve", ()) is False       # not in the footer, e does nothing
+        await type_line(pilot, app, "solve")
+        assert "Solve is not offered here" in app.status_text
+        assert "does not take 12x12 with blocked cells" in app.status_text
+        assert app.solved is None and not app.busy
+    run(course, script)
+    assert make_app("connect4", "7x6").check_action("solve", ()) is True
+
+
+def test_solve_searches_until_stopped_and_a_move_clears_it():
+    """8x7 has no book: the solve thinks on (settled columns shown as they come) until e is
+    pressed again, then stops at once; a move clears the marks and stops a running solve."""
+    app = make_app("connect4", "8x7")
+
+    async def script(pilot, app):
+        await pilot.press("e")
+        await pilot.pause()
+        assert app.busy and app.solved["state"] == "thinking"
+        assert "thinking" in str(app._info_text())
+        assert app.board_widget.picture.lines[0].plain.count("?") >= 1
+        end = time.monotonic() + LIMIT
+        while not app.searching() and time.monotonic() < end:      # the worker has started
+            await pilot.pause(0.02)
+        await pilot.press("e")
+        await pilot.pause()
+        assert not app.busy and app.solved["state"] == "stopped"
+        assert "Solve stopped" in app.status_text
+        end = time.monotonic() + LIMIT
+        while app.searching() and time.monotonic() < end:          # the search ended too
+            await pilot.pause(0.02)
+        assert not app.searching()
+        await pilot.press("e")                                     # again, then a move
+        await pilot.pause()
+        assert app.busy and app.solved["state"] == "thinking"
+        await pilot.press("enter")
+        await idle(pilot, app)
+        assert app.board.ply == 1 and app.solved is None and app.board_widget.solve is None
+        end = time.monotonic() + LIMIT
+        while app.searching() and time.monotonic() < end:
+            await pilot.pause(0.02)
+        assert not app.searching()
+    run(app, script)
+
+
 # --- snapshots ---------------------------------------------------------------------------------
 
 def _snap(pilot_keys=(), typed=()):
@@ -613,6 +732,11 @@ def test_snapshot_connect4_12x12_with_a_blocked_cell(snap_compare):
 def test_snapshot_connect4_won(snap_compare):
     app = make_app("connect4", "7x6", white="human")
     assert snap_compare(app, run_before=_snap(typed=("4", "5", "3", "5", "2", "5", "1")))
+
+
+def test_snapshot_connect4_solved(snap_compare):
+    app = make_app("connect4", "7x6", white="human")
+    assert snap_compare(app, run_before=_snap(("e",), typed=("4", "3")))
 
 
 def test_snapshot_new_game_dialog(snap_compare):

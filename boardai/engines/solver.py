@@ -192,4 +192,28 @@ class SolverEngine(Engine):
                 engine.close()
 
 
-__all__ = ["SolverEngine"]
+def solvable(board: Board) -> tuple[bool, str | None]:
+    """Whether the ``solver`` engine can settle ``board`` exactly: (True, None), or (False, why)
+    -- the game's solver takes it, or it is an endgame a search to the end settles."""
+    module = solvers.for_game(board.game_name)
+    if module is not None and module.Player.supports(board):
+        return True, None
+    free = int(K.free_cells(board.state))
+    if free <= EXACT_FREE_CELLS:
+        return True, None
+    title = game_of(board).title
+    what = (f"{title} has no exact solver" if module is None else
+            f"the {title} solver does not take {board.size_text}"
+            f"{' with blocked cells' if board.setup else ''}")
+    return False, (f"{what}; a search to the end settles it once at most {EXACT_FREE_CELLS} "
+                   f"cells are empty ({free} now)")
+
+
+def stoppable(board: Board) -> bool:
+    """Whether ``solver:exact=1``'s analysis of ``board`` ends soon after ``Engine.stop`` is
+    set (the game's solver takes the board and honours a stop), so it may run until stopped."""
+    module = solvers.for_game(board.game_name)
+    return module is not None and module.Player.stoppable and module.Player.supports(board)
+
+
+__all__ = ["SolverEngine", "solvable", "stoppable"]

@@ -10,8 +10,10 @@ engine, ``mcts:solver=S`` and ``mcts:mustplay=N`` call), or None when the game h
 is the one place here that maps game names to solver folders.  Each such module has a ``Player``
 class, a ``SolverPlayer`` (``base.py``) built with the engine's options (``book``, ``tt_bits``):
 ``Player.supports(board)`` says whether the solver takes the board and
-``Player.move(board, budget, every_move)`` answers an ``Answer`` (``answer.py``: the move, exact scores, value) or None when
-the search does not finish within ``budget`` seconds; ``load``, ``known_outcomes``, ``think``,
+``Player.move(board, budget, every_move, watch)`` answers an ``Answer`` (``answer.py``: the move,
+exact scores, value) or None when the search does not finish within ``budget`` seconds or
+``watch.stop`` is set (``watch``, an ``answer.Watch`` or None: the moves settled so far, told as
+they settle, kept when the answer is None); ``load``, ``known_outcomes``, ``think``,
 ``knowledge`` and ``filled`` have defaults meaning "not offered" (Connect Four keeps them, Hex
 answers them all), so the engines call every method directly.
 """

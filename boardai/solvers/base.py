@@ -32,6 +32,7 @@ class SolverPlayer(ABC):
     ``tt_bits``; a player ignores those it has no use for)."""
 
     has_knowledge: bool = False      # do ``knowledge`` and ``filled`` answer (not None)?
+    stoppable: bool = False          # does ``move`` end soon after ``watch.stop`` is set?
 
     @abstractmethod
     def supports(self, board) -> bool:

@@ -26,6 +26,8 @@ class Player(SolverPlayer):
     """Keeps one solver (and its table) per board size between moves; answers the
     ``SolverPlayer`` methods with their defaults beyond ``supports``, ``load`` and ``move``."""
 
+    stoppable = True              # every column's analysis ends soon after ``watch.stop``
+
     def __init__(self, book: bool = True, tt_bits: int | None = None):
         self.use_book = book
         self.tt_bits = None if tt_bits is None else int(tt_bits)

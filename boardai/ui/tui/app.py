@@ -7,6 +7,12 @@ search in a Textual thread worker, one search at a time: a search reports snapsh
 ``Engine.on_info`` (shown live in the side panel) and ends early when ``Engine.stop`` is set
 (undo, new game, load, quit).  Each search carries a token; an answer whose token is stale
 (the position changed meanwhile) is dropped.
+
+Solve (``e``) is the web page's Solve: the ``solver`` engine's ``analyse``, its solver loaded
+(``warm_engine``: ``SolverPlayer.load``) before the clock runs.  Where the game's solver takes
+the board and honours a stop (Connect Four), it searches until every move is settled or it is
+stopped (``e`` again, a move, undo, new game), the settled scores drawn as they come; elsewhere
+it has the page's few seconds and shows what it settled in them.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Footer, Input, Static
 
-from boardai.engines.base import Engine, PlayResult
+from boardai.engines.base import Engine, Limit, PlayResult
 from boardai.engines.registry import make_engine
 from boardai.games import DEFAULT_GAME, Color, MoveError, game_of
 from boardai.records import RecordError
@@ -36,6 +42,7 @@ from boardai.ui.tui.screens import (
 )
 
 HINT_ENGINE = "mcts:sims=20000"        # the hint when no seat has an engine (seeded by --seed)
+SOLVE_TIME = 5.0                        # a timed solve's seconds, as the web page's Solve
 
 
 @dataclass
@@ -113,6 +120,7 @@ class BoardApp(App):
     BINDINGS = [
         Binding("u", "undo", "undo"),
         Binding("h", "hint", "hint"),
+        Binding("e", "solve", "solve"),
         Binding("w", "swap", "swap"),
         Binding("n", "new", "new"),
         Binding("s", "save", "save"),
@@ -141,6 +149,10 @@ class BoardApp(App):
         self.info_live = False
         self.info_who = ""
         self.hint_engine: Engine | None = None
+        self.solve_engines: dict[bool, Engine] = {}   # until stopped (exact=1) / timed
+        # the solve shown: {"moves", "scores": {name: score}, "unsettled": [name], "state":
+        # thinking | exact | stopped | partial, "note"}; None when there is none
+        self.solved: dict | None = None
         self.status_text = ""
         self.closed: list[Engine] = []
 
@@ -203,6 +215,11 @@ class BoardApp(App):
         return Text(self.board_widget.palette.glyph(int(colour) + 1), style)
 
     def _info_text(self) -> Text:
+        t = self._engine_text()
+        t.append_text(self._solve_text())
+        return t
+
+    def _engine_text(self) -> Text:
         t = Text()
         for colour in (Color.BLACK, Color.WHITE):
             t.append_text(self._stone(colour))
@@ -309,6 +326,7 @@ class BoardApp(App):
 
     # --- the game -----------------------------------------------------------------------
     def _new_session_shown(self, note: str = "") -> None:
+        self.solved = None
         self.board_widget.set_board(self.board)
         self.info = None
         self.info_live = False
@@ -326,25 +344,27 @@ class BoardApp(App):
             return
         seat = self.session.seats[self.board.turn]
         if seat.human or (self.busy and self.thinking is not None and
-                          not self.thinking.startswith("hint")):
+                          not self.thinking.startswith(("hint", "solve"))):
             return
         self._search(seat.engine, "move", f"{self._side(self.board.turn)} [{seat.spec}]")
 
-    def _search(self, engine: Engine, kind: str, who: str) -> None:
+    def _search(self, engine: Engine, kind: str, who: str, limit: Limit | None = None) -> None:
         self._cancel()
         token = self._token
         stop = threading.Event()
         self._stop = stop
         self.busy = True
         self.thinking = f"{kind}: {who}"
-        self.info_who = who if kind == "move" else f"Hint ({who})"
+        if kind != "solve":
+            self.info_who = who if kind == "move" else f"Hint ({who})"
         board = self.board.copy()
         if kind == "move":
             self._prompt()
-        self.run_worker(lambda: self._think(token, kind, engine, board, stop), thread=True,
+        self.run_worker(lambda: self._think(token, kind, engine, board, stop, limit), thread=True,
                         group="engine", exit_on_error=False, name=f"{kind} {who}")
 
-    def _think(self, token: int, kind: str, engine: Engine, board, stop: threading.Event) -> None:
+    def _think(self, token: int, kind: str, engine: Engine, board, stop: threading.Event,
+               limit: Limit | None = None) -> None:
         """The worker: one search, reporting as it goes (runs off the UI thread)."""
         with self._engine_lock:
             if stop.is_set():
@@ -353,7 +373,12 @@ class BoardApp(App):
             engine.stop = stop
             engine.on_info = lambda snap: self.post_message(EngineInfo(token, kind, snap))
             try:
-                result = engine.play(board, self.session.limit(engine))   # engines/budget.py
+                if kind == "solve":         # the solver loaded before its clock, as the page's
+                    from boardai.warmup import warm_engine
+                    warm_engine(engine, board, out=io.StringIO(), analyse=True)
+                    result = engine.analyse(board, limit)
+                else:
+                    result = engine.play(board, self.session.limit(engine))   # engines/budget.py
             except BaseException as exc:                       # shown, never a crash of the UI
                 self.post_message(EngineDone(token, kind, None, exc))
                 return
@@ -369,6 +394,8 @@ class BoardApp(App):
 
     def _cancel(self) -> None:
         """Stop the running search (its answer, if any, will be dropped)."""
+        if self.solved is not None and self.solved["state"] == "thinking":
+            self.solved["state"] = "stopped"
         self._token += 1
         if self._stop is not None:
             self._stop.set()
@@ -379,6 +406,9 @@ class BoardApp(App):
 
     def on_engine_info(self, message: EngineInfo) -> None:
         if message.token != self._token:
+            return
+        if message.kind == "solve":
+            self._take_solve(message.result, final=False)
             return
         self.info = message.result
         self.info_live = True
@@ -391,6 +421,14 @@ class BoardApp(App):
         self.thinking = None
         self._stop = None
         self.info_live = False
+        if message.kind == "solve":
+            if message.error is not None:
+                self.solved = None
+                self.refresh_all()
+                self.say(f"Solve failed: {message.error}", "error")
+            elif message.result is not None:
+                self._take_solve(message.result, final=True)
+            return
         if message.error is not None:
             path = self._save()
             self.info = None
@@ -421,6 +459,7 @@ class BoardApp(App):
     def _play(self, move: int, result: PlayResult | None = None) -> None:
         """Play ``move`` (legal) for the side to move (``result``: the engine's answer that
         chose it) in the session core, record, go on."""
+        self._clear_solve()
         if result is not None:
             self.session.core.play_result(result)
         else:
@@ -470,7 +509,10 @@ class BoardApp(App):
         return True
 
     def _cancel_hint(self) -> None:
-        if self.busy and self.thinking is not None and self.thinking.startswith("hint"):
+        """Stop a hint or a solve (a human is about to move)."""
+        if self.busy and self.thinking is not None and self.thinking.startswith("solve"):
+            self._cancel()
+        elif self.busy and self.thinking is not None and self.thinking.startswith("hint"):
             self._cancel()
             self.info = None
 
@@ -507,7 +549,8 @@ class BoardApp(App):
         word, _, rest = text.partition(" ")
         word = word.lower()
         rest = rest.strip()
-        commands = {"undo": self.action_undo, "hint": self.action_hint, "new": self.action_new,
+        commands = {"undo": self.action_undo, "hint": self.action_hint, "solve": self.action_solve,
+                    "new": self.action_new,
                     "pause": self.action_pause, "help": self.action_help, "?": self.action_help,
                     "quit": self.action_quit, "q": self.action_quit, "exit": self.action_quit}
         if word == "save" and rest:
@@ -547,6 +590,7 @@ class BoardApp(App):
         if not humans:
             self.paused = True                # machine against machine: stop to look
         self.board_widget.hint = None
+        self._clear_solve()
         self.info = None
         self._save()
         self.refresh_all()
@@ -576,6 +620,143 @@ class BoardApp(App):
         self._search(engine, "hint", spec)
         self.refresh_all()
         self.say(f"Asking {spec} for a hint...")
+
+    # --- solve ---------------------------------------------------------------------------
+    def action_solve(self) -> None:
+        """Every move's exact score from the game's solver, as the web page's Solve; pressed
+        while it searches, it stops (what settled stays shown)."""
+        from boardai.engines.solver import solvable, stoppable
+        if self.busy and self.thinking is not None and self.thinking.startswith("solve"):
+            self._cancel()
+            self._show_solve()
+            self.say("Solve stopped: the scores settled so far stay shown")
+            return
+        if self._over():
+            self.say("The game is over: nothing to solve", "error")
+            return
+        ok, why = solvable(self.board)
+        if not ok:
+            self.say(f"Solve is not offered here: {why}", "error")
+            return
+        if not self.session.seats[self.board.turn].human and not self.paused:
+            self.say("Solve is for a human's turn (p pauses the engines)", "error")
+            return
+        until_stopped = stoppable(self.board)
+        engine = self.solve_engines.get(until_stopped)
+        if engine is None:
+            engine = make_engine("solver:exact=1" if until_stopped else "solver")
+            self.solve_engines[until_stopped] = engine
+        self._search(engine, "solve", engine.spec,
+                     Limit() if until_stopped else Limit(time=SOLVE_TIME))
+        self.solved = {"moves": tuple(self.board.move_stack), "scores": {},
+                       "unsettled": [self.board.move_name(m) for m in self.board.legal_moves
+                                     if self.board.spot_of(m) is not None],
+                       "state": "thinking", "note": "",
+                       "timed": not until_stopped}
+        self._show_solve()
+        self.say("Solving: thinking… the scores appear as they settle"
+                 + (" (e stops)" if until_stopped else f" (at most {SOLVE_TIME:g} s)"))
+
+    def _take_solve(self, result: PlayResult, final: bool) -> None:
+        """A solve's snapshot (a move settled) or its answer."""
+        solved = self.solved
+        if solved is None or solved["moves"] != tuple(self.board.move_stack):
+            return
+        info = result.info or {}
+        scores = {str(k): int(v) for k, v in (info.get("scores") or {}).items()}
+        solved["scores"] = scores
+        if "unsettled" in info:           # the moves drawn on a spot (not Hex's swap)
+            solved["unsettled"] = [n for n in info["unsettled"]
+                                   if self.board.spot_of(self.board.parse_move(n)) is not None]
+        else:
+            solved["unsettled"] = [n for n in solved["unsettled"] if n not in scores]
+        if final:
+            exact = bool(info.get("exact"))
+            if exact:
+                solved["unsettled"] = []
+            solved["state"] = ("exact" if exact else "stopped" if info.get("stopped")
+                               else "partial")
+            solved["note"] = str(info.get("fallback") or "")
+        self._show_solve()
+        if final:
+            n, left = len(scores), len(solved["unsettled"])
+            if solved["state"] == "exact":
+                self.say(f"Solved: {n} move{'s' if n != 1 else ''}, exact scores "
+                         f"(+ wins, 0 draws, - loses)", "done")
+            else:
+                self.say(f"Solve: {n} of {n + left} moves settled; the rest (?) were still "
+                         f"being searched when the {SOLVE_TIME:g} s ran out")
+
+    def _show_solve(self) -> None:
+        """The solve's marks on the board and its lines in the panel."""
+        solved = self.solved
+        widget = self.board_widget
+        if solved is None:
+            widget.solve = None
+        else:
+            spots = {}
+            for name, score in solved["scores"].items():
+                spot = self.board.spot_of(self.board.parse_move(name))
+                if spot is not None:
+                    spots[tuple(spot)] = score
+            unsettled = []
+            for name in solved["unsettled"]:
+                spot = self.board.spot_of(self.board.parse_move(name))
+                if spot is not None:
+                    unsettled.append(tuple(spot))
+            widget.solve = {"scores": spots, "unsettled": unsettled}
+        widget.refresh()
+        self.query_one("#info", Static).update(self._info_text())
+
+    def _clear_solve(self) -> None:
+        if self.solved is not None:
+            self.solved = None
+            self.board_widget.solve = None
+
+    def _solve_text(self) -> Text:
+        """The panel's lines of the solve shown."""
+        from boardai.ui.tui.picture import score_text
+        solved = self.solved
+        t = Text()
+        if solved is None:
+            return t
+        palette = self.board_widget.palette
+        t.append("\nSolve", "bold")
+        n, left = len(solved["scores"]), len(solved["unsettled"])
+        state = solved["state"]
+        if state == "thinking":
+            t.append("  thinking…", "italic")
+            t.append(f" {n} of {n + left} settled\n")
+        elif state == "exact":
+            t.append("  exact\n")
+        else:
+            t.append(f"  {'stopped' if state == 'stopped' else 'time ran out'}: "
+                     f"{n} of {n + left} settled\n")
+        order = [self.board.move_name(m) for m in self.board.legal_moves]
+        names = [m for m in order if m in solved["scores"] or m in solved["unsettled"]]
+        if self.board.drops:
+            for i, name in enumerate(names):
+                if i and i % 4 == 0:
+                    t.append("\n")
+                t.append(f"{name}:")
+                if name in solved["scores"]:
+                    score = solved["scores"][name]
+                    t.append(f"{score_text(score):<4}", palette.score(score))
+                else:
+                    t.append("?   ", palette.unsettled)
+            t.append("\n")
+        else:
+            won = [m for m in names if solved["scores"].get(m, 0) > 0]
+            lost = sum(1 for m in names if solved["scores"].get(m, 0) < 0)
+            t.append("wins ✓: ", palette.won)
+            t.append((" ".join(won[:12]) + (" …" if len(won) > 12 else "")) or "none")
+            t.append("\n")
+            t.append("loses ✗: ", palette.lost)
+            t.append(f"{lost} move{'s' if lost != 1 else ''}")
+            if left:
+                t.append(f", {left} not settled", palette.unsettled)
+            t.append("\n")
+        return t
 
     def action_swap(self) -> None:
         game = game_of(self.board)
@@ -699,6 +880,8 @@ class BoardApp(App):
         self._close_engines()
         if self.hint_engine is not None:
             self.closed.append(self.hint_engine)
+        self.closed.extend(self.solve_engines.values())
+        self.solve_engines = {}
         for engine in self.closed:
             try:
                 engine.close()
@@ -707,6 +890,9 @@ class BoardApp(App):
         self.closed = []
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "solve":         # offered only where the solver settles the board
+            from boardai.engines.solver import solvable
+            return not self._over() and solvable(self.board)[0]
         if action == "swap":
             game = game_of(self.board)
             if not game.swap_spellings or game.swap_spellings[0] not in self.board.legal_moves:

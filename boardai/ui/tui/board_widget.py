@@ -51,6 +51,8 @@ class BoardWidget(Widget, can_focus=True):
         self.palette = P.Palette(mono=mono, marks=_marks(board))
         self.cursor = (board.width // 2, board.height // 2)
         self.hint: tuple[int, int] | None = None
+        # a solve's marks: {"scores": {spot: exact score}, "unsettled": [spot, ...]} or None
+        self.solve: dict | None = None
         self.picture: P.Picture | None = None
         self.origin = (0, 0)                # where the picture's top left sits in the widget
         self.too_small: str | None = None
@@ -63,6 +65,7 @@ class BoardWidget(Widget, can_focus=True):
         self.palette.marks = _marks(board)
         self.cursor = (board.width // 2, board.height // 2)
         self.hint = None
+        self.solve = None
         self.refresh()
 
     def view(self) -> dict:
@@ -75,6 +78,8 @@ class BoardWidget(Widget, can_focus=True):
                 spot = None if move is None else self.board.spot_of(move)
                 landing.append(None if spot is None else list(spot))
             view["landing"] = landing
+        if self.solve:
+            view["solve"] = self.solve
         return view
 
     # --- drawing ------------------------------------------------------------------------

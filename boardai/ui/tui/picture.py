@@ -16,6 +16,12 @@ for both when colour tells them apart), ``X``/``O`` for marks, a winning chain `
 (marks: ``x``/``o``), the last move in parentheses (or underlined where there is no room), the
 cursor on a dark yellow ground (reverse video without colour), the engine's hint ``*``, a
 blocked cell ``#``.
+
+A solve (``view["solve"]``: exact scores by spot, and the spots not settled yet) is drawn as
+Pascal Pons' Connect Four page draws it where a column is the move: one number above each
+column on a line of its own (``+2`` wins, ``0`` draws, ``-3`` loses: green, grey, red, the sign
+telling them apart without colour; ``?`` not settled yet); elsewhere an empty cell shows ``✓``
+(the move wins) or ``✗`` (it loses).
 """
 
 from __future__ import annotations
@@ -65,6 +71,10 @@ class Palette:
     label: str = "bold"
     win: str = "on #2f6a1f"
     hint: str = "bold #d070ff"
+    won: str = "bold #5fd75f"
+    drawn: str = "bold #b0b0b0"
+    lost: str = "bold #ff6060"
+    unsettled: str = "#8a8a8a"
     cursor: str = "reverse"
     last: str = "bold underline"
     frame: str = "#8a8a8a"
@@ -86,6 +96,10 @@ class Palette:
         if value == BLOCKED:
             return "#"
         return "·"
+
+    def score(self, value: int) -> str:
+        """The style of an exact score: won, drawn or lost for the side to move."""
+        return self.won if value > 0 else self.lost if value < 0 else self.drawn
 
     def stone(self, value: int) -> str:
         return {BLACK: self.black, WHITE: self.white, BLOCKED: self.blocked}.get(value, self.empty)
@@ -157,7 +171,41 @@ def size_of(view: dict, layout: Layout) -> tuple[int, int] | None:
     body = 2 * h - 1 if layout.links else h
     if rhombus(view):
         return lw + 2 + layout.shift * (h - 1) + layout.pitch * (w - 1) + 2 + lw, body + 2
-    return 2 * lw + 7 + layout.pitch * (w - 1), body + 3
+    return 2 * lw + 7 + layout.pitch * (w - 1), body + 3 + _score_lines(view)
+
+
+def _score_lines(view: dict) -> int:
+    """1 when a solve's scores go on a line above the columns (boards played by column)."""
+    return 1 if view.get("solve") and view["drops"] else 0
+
+
+def score_text(value: int) -> str:
+    """An exact score as drawn: ``+2``, ``0``, ``-3``."""
+    return f"{value:+d}" if value else "0"
+
+
+def _solve_marks(canvas: "_Canvas", palette: Palette, view: dict, cells: dict,
+                 line: int | None) -> None:
+    """The solve's marks: over each column on ``line`` (drops), else on the empty cells."""
+    solve = view.get("solve")
+    if not solve:
+        return
+    for spot, value in solve["scores"].items():
+        spot = tuple(spot)
+        if spot not in cells:
+            continue
+        col, at = cells[spot]
+        if line is not None:
+            text = score_text(value)
+            canvas.put(col - len(text) // 2, line, text, palette.score(value))
+        elif view["spots"][spot[1]][spot[0]] == EMPTY:
+            canvas.put(col, at, "✓" if value > 0 else "✗" if value < 0 else "=",
+                       palette.score(value))
+    if line is not None:
+        for spot in solve.get("unsettled", ()):
+            spot = tuple(spot)
+            if spot in cells:
+                canvas.put(cells[spot][0], line, "?", palette.unsettled)
 
 
 def layouts(view: dict) -> tuple[Layout, ...]:
@@ -263,6 +311,7 @@ def _draw_hex(view: dict, layout: Layout, palette: Palette, cursor, hint) -> Pic
     room = layout.pitch >= 4
     for (x, y), where in pic.cells.items():
         _mark_spot(canvas, palette, view, (x, y), where, hint, room)
+    _solve_marks(canvas, palette, view, pic.cells, None)
     if cursor is not None and tuple(cursor) in pic.cells:
         col, line = pic.cells[tuple(cursor)]
         canvas.restyle(col, line, palette.cursor)
@@ -273,14 +322,15 @@ def _draw_hex(view: dict, layout: Layout, palette: Palette, cursor, hint) -> Pic
 def _draw_grid(view: dict, layout: Layout, palette: Palette, cursor, hint) -> Picture:
     w, h, cols, rows, lw, size, canvas, pic, wins, step = _begin(view, layout)
     left = lw + 1                                 # the frame's left side
-    bottom = 1 + step * (h - 1) + 1               # the frame's bottom line
+    top = _score_lines(view)                      # the solve's line above the column labels
+    bottom = top + 1 + step * (h - 1) + 1         # the frame's bottom line
     drops = view["drops"]
 
     def at(x: int, y: int) -> tuple[int, int]:
-        return left + 2 + layout.pitch * x, 1 + step * y
+        return left + 2 + layout.pitch * x, top + 1 + step * y
 
     right = left + 2 + layout.pitch * (w - 1) + 2   # the frame's right side
-    for y in range(1, bottom):
+    for y in range(top + 1, bottom):
         canvas.put(left, y, "│", palette.frame)
         canvas.put(right, y, "│", palette.frame)
     canvas.put(left, bottom, "└" + "─" * (right - left - 1) + "┘", palette.frame)
@@ -289,7 +339,7 @@ def _draw_grid(view: dict, layout: Layout, palette: Palette, cursor, hint) -> Pi
         cursor_col = cursor[0]
     for x in range(w):
         col, _ = at(x, 0)
-        for line in (0, bottom + 1):
+        for line in (top, bottom + 1):
             style = palette.label
             if drops and cursor_col == x:
                 style = f"{style} {palette.cursor}"
@@ -310,11 +360,13 @@ def _draw_grid(view: dict, layout: Layout, palette: Palette, cursor, hint) -> Pi
         for x in range(w):
             col, _ = at(x, 0)
             for c in range(col - 1, col - 1 + layout.pitch):
-                pic.hits[(c, 0)] = (x, 0)
+                for line in range(top + 1):
+                    pic.hits[(c, line)] = (x, 0)
                 pic.hits[(c, bottom + 1)] = (x, h - 1)
     room = layout.pitch >= 3
     for spot, where in pic.cells.items():
         _mark_spot(canvas, palette, view, spot, where, hint, room)
+    _solve_marks(canvas, palette, view, pic.cells, 0 if top else None)
     if cursor is not None:
         spot = tuple(cursor)
         if drops:
@@ -335,5 +387,5 @@ def _landing(view: dict, x: int) -> tuple[int, int] | None:
     return tuple(landing[x])
 
 
-__all__ = ["Layout", "Palette", "Picture", "draw", "fit", "smallest", "size_of", "HEX_LAYOUTS",
-           "GRID_LAYOUTS"]
+__all__ = ["Layout", "Palette", "Picture", "draw", "fit", "smallest", "size_of", "score_text",
+           "HEX_LAYOUTS", "GRID_LAYOUTS"]

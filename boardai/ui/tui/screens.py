@@ -236,14 +236,15 @@ KEYS = """\
   arrows        move the cursor (left/right: the column, where a
                 column is the move)
   Enter, space  play at the cursor; a mouse click plays there too
-  : or /        type a move or a command (undo, hint, swap, new,
-                save FILE, load FILE, pause, help, quit)
+  : or /        type a move or a command (undo, hint, solve, swap,
+                new, save FILE, load FILE, pause, help, quit)
   Esc           back from the input line to the board
   A move is {hint}.
 
 [b]Game[/b]
   u  undo your move (and the engine's answer)   h  hint (marked *)
   w  swap (White's first move, swap rule on)    p  pause engines
+  e  solve: every move's exact score (again: stop; where the solver works)
   n  new game       s  save the record as...    l  load a record
   ?  these keys     q  quit (asks while a game runs)
 
