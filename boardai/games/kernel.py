@@ -58,9 +58,11 @@ from boardai.games.hex.planes import hex_encode_planes
 from boardai.games.hex.playouts import hex_playout, hex_playout_bridge, hex_playout_local
 from boardai.games.connect4.wide import (
     new_wide_state, wide_apply, wide_free_cells, wide_is_legal, wide_legal_moves, wide_playout,
-    wide_playout_quality, wide_playout_safe, wide_playout_safer, wide_playout_tactical,
+    wide_playout_parity, wide_playout_quality, wide_playout_safe, wide_playout_safer,
+    wide_playout_tactical,
     wide_symmetric, wide_undo, wide_winning_moves, wide_wins_if_played,
 )
+from boardai.games.connect4.threats import settle as wide_settle
 from boardai.games.connect4.wide_eval import wide_evaluate
 from boardai.games.layout import (
     FLAG_C4_LINES, FLAGS, GAME, GAME_CONNECT4, GAME_HEX, GAME_TICTACTOE, POS_LEN,
@@ -198,6 +200,25 @@ def winning_moves(state, colour, out):
     return 0
 
 
+@njit(cache=True, nogil=True)
+def settle(state, budget, keys, vals):
+    """The exact result of a late position where the game has a search for it within
+    ``budget`` nodes (Connect Four past 64 cells: ``connect4/threats.py``, pruned by the
+    threat rules), the winner (0/1) or DRAW; -1 when unknown or the game has none.  ``state``
+    (a full state array) is left as it came; ``keys``/``vals``: the search's table."""
+    g = state[GAME]
+    if g == GAME_HEX:
+        return -1
+    if g == GAME_CONNECT4:
+        if state[FLAGS] & FLAG_C4_LINES:
+            return wide_settle(state, budget, keys, vals)
+        return -1
+    if g == GAME_TICTACTOE:
+        return -1
+    _unknown_game()
+    return -1
+
+
 NO_TABLE = np.zeros(0, dtype=np.float64)     # playout_policy without learned weights
 NO_FILL = np.zeros(0, dtype=np.int64)        # and without cells filled in
 
@@ -211,7 +232,8 @@ def playout_policy(state, rng, work, owner, policy, table, local, fill):
     1 / 2 for a stone of the first / second player, known to make no difference to the
     result; empty: none) as stones; Connect Four 1 takes wins and blocks threats, 3 also
     keeps off the cells right under the opponent's threats, 5 or 7 under its own too where it
-    can (on the line-word boards past 64 cells, the course's; the one-word boards play 1); 0
+    can, 9 or more (8 set) is 3 ended by the zugzwang rule once quiet with few free cells
+    (on the line-word boards past 64 cells, the course's; the one-word boards play 1); 0
     and any policy the game lacks are uniform.  ``work``: len(state) + 64."""
     g = state[GAME]
     if g == GAME_HEX:
@@ -224,6 +246,8 @@ def playout_policy(state, rng, work, owner, policy, table, local, fill):
     if g == GAME_CONNECT4:
         if policy & 1:
             if state[FLAGS] & FLAG_C4_LINES:
+                if policy & 8:
+                    return wide_playout_parity(state, rng, work, owner)
                 if policy & 4:
                     return wide_playout_safer(state, rng, work, owner)
                 if policy & 2:

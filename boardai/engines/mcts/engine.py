@@ -140,6 +140,13 @@ class MctsEngine(Engine):
                "and leaves the opponent none is the only child (sound in every game, costs a "
                "winning-move scan per legal move at each expansion; no measured gain yet: "
                "docs/experiments.md)"),
+        Option("settle", int, None, "a tree node with at most this many empty cells goes once "
+               "to the game's exact late-game search (Connect Four past 64 cells: pruned by the "
+               "threat rules), whose win or loss proves it (default: the game's; 0 off)", min=0),
+        Option("settle_nodes", int, None, "with settle: the search's nodes for one tree node "
+               "(default: the game's)", min=1),
+        Option("settle_visits", int, None, "with settle: the visits at which a node is searched "
+               "(default: the game's)", min=1),
         # each game's playout switches (Hex: bridge, Connect Four: tactics), from its description
         *(Option(sw.option, parse_bool, None, sw.help + " (default: "
                  + ("on" if sw.option in defaults_for(g.name).playouts else "off") + ")")
@@ -322,7 +329,13 @@ class MctsEngine(Engine):
                          float(patterns) if game.move_patterns is not None or net_visits
                          else 0.0,
                          float(local) if game.move_patterns is not None else 0.0,
-                         net_visits])
+                         net_visits,
+                         float(defaults.settle if self.opts.get("settle") is None
+                               else self.opts["settle"]),
+                         float(defaults.settle_nodes if self.opts.get("settle_nodes") is None
+                               else self.opts["settle_nodes"]),
+                         float(defaults.settle_visits if self.opts.get("settle_visits") is None
+                               else self.opts["settle_visits"])])
 
     def _mustplay_visits(self, board: Board) -> int:
         """Visits a node needs for the tree knowledge (``mustplay``; the game's default), 0 off.
@@ -692,7 +705,8 @@ def _load_kernels(board: Board) -> None:
         return
     ints, flts, meta = MK.new_tree(64)
     state = board.state.copy()
-    params = np.array([0.7, 0.0, 0.0, 2.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0])   # N_PARAMS entries
+    params = np.zeros(MK.N_PARAMS)
+    params[:5] = [0.7, 0.0, 0.0, 2.0, 1.0]
     MK.run_simulations(ints, flts, meta, state, 0, new_rng(0), params, MK.new_tables(),
                        NO_KNOWLEDGE, NO_FILLS, NO_FILL_OF, np.zeros((0, state.shape[0]),
                                                                    dtype=np.int64), NO_QUEUE)

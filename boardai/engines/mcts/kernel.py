@@ -25,7 +25,10 @@ one-move wins and must-blocks when expanding), POLICY (the game's own playout po
 (with CHECKS: a move making two threats is the only child), BIAS (the progressive-bias constant
 of the learned priors; 0 off), LOCAL (the weight of the learned patterns in the playouts'
 answers to the last move, ``playout_policy``'s ``local``; 0 off), NET (the visits at which a
-node's position joins the network's queue; 0 off).  ``knowledge`` serves both.
+node's position joins the network's queue; 0 off), SETTLE (a node with at most this many
+empty cells is given to the game's exact late-game search, ``settle``, once, when a
+simulation passes it with SETTLE_VISITS visits, for at most SETTLE_NODES nodes: a win or loss
+it finds is the node's proof; 0 off; a shorter ``params`` leaves it off).  ``knowledge`` serves both.
 
 Priors (as MoHex 2.0): when a node grows its children and BIAS > 0, the game's ``move_weights``
 hook weighs them from ``knowledge`` (its learned table; empty: none), and each child's PRIOR is
@@ -49,7 +52,8 @@ import numpy as np
 from numba import njit
 
 from boardai.games.kernel import (
-    apply_move, copy_position, legal_moves, move_weights, playout_policy, winning_moves,
+    apply_move, copy_position, free_cells, legal_moves, move_weights, playout_policy, settle,
+    winning_moves,
 )
 from boardai.games.layout import DRAW, NO_WINNER, NUM_ACTIONS, PLY, WINNER
 
@@ -60,7 +64,9 @@ UNSEEN = 1e9
 PRIOR_AMAF_N = 8.0        # with priors: each child's starting AMAF samples (at 1/2), as MoHex 2.0
 USED, ROOT, FULL, QUEUED = 0, 1, 2, 3
 P_C, P_RAVE, P_RAVE_BIAS, P_EXPAND, P_CHECKS, P_POLICY, P_FORKS, P_BIAS, P_LOCAL, P_NET = range(10)
-N_PARAMS = 10
+P_SETTLE, P_SETTLE_NODES, P_SETTLE_VISITS = 10, 11, 12
+N_PARAMS = 13
+SETTLE_BITS = 15          # the late-game search's table: 2**15 entries, one per run_simulations
 TABLE_SIZE = 1 << 16
 
 
@@ -356,7 +362,7 @@ def _select(ints, flts, node, params, tables):
 
 @njit(cache=True, nogil=True)
 def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal, tables,
-              knowledge, fills, fill_of, queue_states, queue_nodes):
+              knowledge, fills, fill_of, queue_states, queue_nodes, tt_keys, tt_vals):
     root = meta[ROOT]
     copy_position(root_state, st)
     s0 = root_state[PLY] & 1
@@ -367,6 +373,7 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
     marked = fill_of.shape[0] > 0
     fill_row = fill_of[root] if marked else 0
     net_at = params[P_NET] - 1.0
+    settling = params.shape[0] > P_SETTLE_VISITS and params[P_SETTLE] > 0.0
     queue_cap = queue_nodes.shape[0]
     while True:
         if ints[node, NCHILD] == 0:
@@ -376,6 +383,14 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
             if node != root and flts[node, VISITS] < params[P_EXPAND]:
                 break
             if not _expand(ints, flts, meta, node, st, legal, params, knowledge):
+                break
+        if settling and node != root and flts[node, VISITS] == params[P_SETTLE_VISITS] \
+                and free_cells(st) <= params[P_SETTLE]:
+            found = settle(st, np.int64(params[P_SETTLE_NODES]), tt_keys, tt_vals)
+            if found >= 0 and found != DRAW:
+                ints[node, PROOF] = 1 if found == (s0 + depth + 1) & 1 else -1
+                _propagate_proof(ints, node, root)
+                result = found
                 break
         if net_at >= 0.0 and flts[node, NET] == 0.0 and flts[node, VISITS] >= net_at \
                 and ints[node, NCHILD] > 1 and meta[QUEUED] < queue_cap:
@@ -454,6 +469,9 @@ def run_simulations(ints, flts, meta, root_state, count, rng, params, tables, kn
     owner = np.empty(root_state[NUM_ACTIONS], dtype=np.int64)
     legal = np.empty(root_state[NUM_ACTIONS], dtype=np.int64)
     path = np.empty(root_state.shape[0] + 2, dtype=np.int64)   # longer than any game
+    settling = params.shape[0] > P_SETTLE_VISITS and params[P_SETTLE] > 0.0
+    tt_keys = np.zeros((1 << SETTLE_BITS) if settling else 1, dtype=np.int64)
+    tt_vals = np.full((1 << SETTLE_BITS) if settling else 1, -1, dtype=np.int64)
     root = meta[ROOT]
     done = 0
     deepest = 0
@@ -461,7 +479,7 @@ def run_simulations(ints, flts, meta, root_state, count, rng, params, tables, kn
         if ints[root, PROOF] != 0:
             break
         d = _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, legal, tables,
-                      knowledge, fills, fill_of, queue_states, queue_nodes)
+                      knowledge, fills, fill_of, queue_states, queue_nodes, tt_keys, tt_vals)
         if d > deepest:
             deepest = d
         done += 1

@@ -90,7 +90,10 @@ CONNECT4 = Game(
                                     on=2),
                       PlayoutSwitch("own", "with tactics, Connect Four playouts also keep off "
                                     "the cells right under their own threats where they can "
-                                    "(boards past 64 cells)", on=4)),
+                                    "(boards past 64 cells)", on=4),
+                      PlayoutSwitch("parity", "with tactics, Connect Four playouts on boards past "
+                                    "64 cells end by the zugzwang rule (threat parity) once the "
+                                    "position is quiet with few free cells", on=8)),
     evaluators=tuple(Evaluator(name, ev, what) for name, (ev, what) in c4_eval.EVALUATORS.items()),
     default_evaluator=c4_eval.DEFAULT,
     opening_suites={"c4-random-4": random_openings},

@@ -34,12 +34,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from boardai.games.connect4.parity import UNKNOWN, free_cells_of, zugzwang_rule
 from boardai.games.layout import (
     DRAW, FLAG_C4_LINES, GAME_CONNECT4, HASH, HEADER, HEIGHT, HIST, LAST_MOVE, NO_WINNER, PLY,
     WIDTH, WINNER, new_state_array, rng_next, zobrist_key,
 )
 
 MAX_SIDE = 32
+PARITY_FREE = 24      # the parity playouts' zugzwang rule: at most this many free cells
 
 
 def lines(w: int, h: int) -> int:
@@ -334,6 +336,70 @@ def wide_threat_under(state, colour, out):
 
 
 @njit(cache=True, nogil=True)
+def threat_rows(state, colour, rows):
+    """Per column ``c``, the rows of ``colour``'s threats as bits in ``rows[c]`` (the empty,
+    unblocked cells at or above the landing cell where a stone of ``colour`` makes four).
+    Returns how many threats there are."""
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    n = lines_jit(w, h)
+    tops = HEADER + 3 * n
+    base = HEADER + colour * n
+    k = 0
+    for c in range(w):
+        bits = np.int64(0)
+        r = state[tops + c]
+        while r < h:
+            if _would_four(state, base, w, h, c, r):
+                bits |= np.int64(1) << r
+                k += 1
+            r = _next_row(state, tops + w, c, r + 1, h)
+        rows[c] = bits
+    return k
+
+
+@njit(cache=True, nogil=True)
+def quiet(state):
+    """Neither side makes four with its next stone (no landing cell is a threat)."""
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    n = lines_jit(w, h)
+    tops = HEADER + 3 * n
+    for c in range(w):
+        r = state[tops + c]
+        if r < h and (_would_four(state, HEADER, w, h, c, r)
+                      or _would_four(state, HEADER + n, w, h, c, r)):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def zugzwang(state, max_free):
+    """Who wins a quiet position by zugzwang (``DRAW`` for a draw), or ``UNKNOWN`` when the
+    position is not quiet, has more than ``max_free`` free cells, or the search runs past its
+    budget.  See the module's text for the rule and its assumption."""
+    if state[WINNER] != NO_WINNER:
+        return state[WINNER]
+    if not quiet(state):
+        return UNKNOWN
+    w = state[WIDTH]
+    h = state[HEIGHT]
+    tops = HEADER + 3 * lines_jit(w, h)
+    t0 = np.empty(w, dtype=np.int64)
+    t1 = np.empty(w, dtype=np.int64)
+    threat_rows(state, 0, t0)
+    threat_rows(state, 1, t1)
+    top = np.empty(w, dtype=np.int64)
+    blocked = np.empty(w, dtype=np.int64)
+    for c in range(w):
+        top[c] = state[tops + c]
+        blocked[c] = state[tops + w + c]
+    if free_cells_of(top, t0, t1, blocked, w, h) > max_free:
+        return UNKNOWN
+    return zugzwang_rule(top, t0, t1, blocked, w, h, state[PLY] & 1)
+
+
+@njit(cache=True, nogil=True)
 def _keeps(work, under, above, c, level):
     """Column c keeps off the opponent's threat cells (level 1) and its own too (level 2)."""
     if work[under + c]:
@@ -342,7 +408,7 @@ def _keeps(work, under, above, c, level):
 
 
 @njit(cache=True, nogil=True)
-def _wide_playout(state, rng, work, owner, tactics, safe=0):
+def _wide_playout(state, rng, work, owner, tactics, safe=0, parity=0):
     """The playout loop on a copy of the position in ``work``: returns (winner, length) with
     ``length`` = 1 + the moves it played (as the one-word layout's ``_c4_playout``).
 
@@ -354,7 +420,9 @@ def _wide_playout(state, rng, work, owner, tactics, safe=0):
     would make four (a move that hands the opponent the win), and among all open columns only
     when every one does; two more flags per column say so, kept as the first two.  ``safe`` = 2
     also keeps off the cells right under its own threats (a stone there lets the opponent
-    take the threat's cell), where it can."""
+    take the threat's cell), where it can.  With ``parity`` > 0 (and ``tactics``) the playout
+    asks the zugzwang rule (``threats.zugzwang``) at its start and every 8 moves: once the
+    position is quiet with at most ``parity`` free cells, the rule's answer ends it."""
     played = np.int64(1)
     if state[WINNER] != NO_WINNER:
         return state[WINNER], played
@@ -364,7 +432,7 @@ def _wide_playout(state, rng, work, owner, tactics, safe=0):
     tops = HEADER + 3 * n
     end = tops + 2 * w                      # work[end, end+W): the open columns
     flags = end + w                         # work[flags, +2W): one-move wins per colour
-    for i in range(HEADER, end):
+    for i in range(end):
         work[i] = state[i]
     track = owner.shape[0] >= w
     if track:
@@ -383,6 +451,11 @@ def _wide_playout(state, rng, work, owner, tactics, safe=0):
     have = 0
     while True:
         idx = -1
+        if parity > 0 and (played & 7) == 1:
+            work[PLY] = state[PLY] + played - 1
+            verdict = zugzwang(work, parity)
+            if verdict >= 0:
+                return verdict, played
         if tactics:
             mine = flags + mover * w
             theirs = flags + (1 - mover) * w
@@ -475,6 +548,12 @@ def wide_playout_safe(state, rng, work, owner):
 def wide_playout_safer(state, rng, work, owner):
     """Safe playout that also keeps off the cells right under its own threats where it can."""
     return _wide_playout(state, rng, work, owner, True, 2)[0]
+
+
+@njit(cache=True, nogil=True)
+def wide_playout_parity(state, rng, work, owner):
+    """Safe playout that ends, once quiet with few free cells, by the zugzwang rule."""
+    return _wide_playout(state, rng, work, owner, True, 1, PARITY_FREE)[0]
 
 
 @njit(cache=True, nogil=True)
