@@ -700,6 +700,11 @@ def test_a_partial_solve_shows_the_settled_columns_and_marks_the_rest(page):
     assert "2 of 7 columns settled" in info and "still being searched" in info
     sync_api.expect(page.locator("#legend .key-unsettled")).to_be_visible()
     sync_api.expect(page.locator("#legend .key-score")).to_be_visible()
+    # one settled column wins for Black (to move): the evaluation bar knows that much exactly
+    page.wait_for_selector('#eval-bar[data-black="1.000"]')
+    page.evaluate("""takeSolve({type: "solve", ply: 2, exact: false, scores: {"3": 0},
+                                note: "mcts (not solved in 3.5 s)"})""")
+    page.wait_for_selector('#eval-bar[data-black=""]', state="attached")
 
 
 def test_analysis_runs_until_unticked_with_three_lines_and_is_cleared(page):

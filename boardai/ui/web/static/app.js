@@ -924,6 +924,11 @@ function evaluationShown() {
     const best = Math.max(...Object.values(scores).map(scoreValue).filter((v) => v !== null));
     if (Number.isFinite(best)) return { black: fromMover(best > 0 ? 1 : best < 0 ? 0 : 0.5), exact: true };
   }
+  // a partial solve settles the position where one settled move wins (the rest cannot undo it)
+  const partial = app.solve && app.solve.ply === ply && app.solve.exact !== true ? app.solve.scores : null;
+  if (partial && Object.values(partial).map(scoreValue).some((v) => v !== null && v > 0)) {
+    return { black: fromMover(1), exact: true };
+  }
   if (an && an.black_winrate !== null && an.black_winrate !== undefined) return { black: an.black_winrate, exact: false };
   const w = winrateAt(ply);
   return w === null ? null : { black: w, exact: false };
