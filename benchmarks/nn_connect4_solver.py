@@ -4,11 +4,16 @@ the raw policy's rate reported beside it).
 
     python benchmarks/nn_connect4_solver.py                     # the shipped connect4-7x6
     python benchmarks/nn_connect4_solver.py --model runs/c4/run/nets/g0020.npz --limit 20 --json
+    python benchmarks/nn_connect4_solver.py --labels held.jsonl --limit 100   # positions of our own
 
 Positions: the first ``--limit`` lines of each class in ``boardai/bench/connect4_tests/``.  Every
 column's exact score comes from the project's solver (with its book) once and is kept in
 ``benchmarks/data/nn/connect4_move_scores.json``, so later runs only time the network.  A move
 counts as best when its score equals the best column's score.
+
+``--labels FILE``: instead, the first ``--limit`` positions of each band (begin: up to 14 stones,
+middle: 15-28, end: 29 on) of a file of solver-labelled positions (``benchmarks/c4_solver_labels.py``,
+e.g. one held out of training), with the scores it holds.
 """
 
 from __future__ import annotations
@@ -43,17 +48,38 @@ def move_scores(positions: list[str]) -> dict[str, list[int]]:
     return cache
 
 
+def labelled_sets(path: str, limit: int) -> tuple[dict[str, list[str]], dict[str, list[int]]]:
+    """The first ``limit`` positions of each band of a labels file, and their scores."""
+    from boardai.train.c4_labels import read_labels
+    _, records = read_labels(path)
+    sets: dict[str, list[str]] = {"own-begin": [], "own-middle": [], "own-end": []}
+    scores = {}
+    for r in records:
+        if "scores" not in r:
+            continue
+        n = len(r["moves"])
+        band = "own-begin" if n <= 14 else "own-middle" if n <= 28 else "own-end"
+        if len(sets[band]) < limit:
+            sets[band].append(r["moves"])
+            scores[r["moves"]] = r["scores"]
+    return sets, scores
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", default="connect4-7x6", help="network name or file")
     ap.add_argument("--sims", type=int, default=800)
     ap.add_argument("--limit", type=int, default=50, help="positions per class")
     ap.add_argument("--classes", default=",".join(CLASS_NAMES))
+    ap.add_argument("--labels", help="a labels file to measure on instead of the test classes")
     ap.add_argument("--json", action="store_true", help="last line: one JSON object")
     args = ap.parse_args()
-    classes = [c for c in args.classes.split(",") if c]
-    sets = {c: [p for p, _ in read_set(c)[:args.limit]] for c in classes}
-    scores = move_scores([p for ps in sets.values() for p in ps])
+    if args.labels:
+        sets, scores = labelled_sets(args.labels, args.limit)
+    else:
+        classes = [c for c in args.classes.split(",") if c]
+        sets = {c: [p for p, _ in read_set(c)[:args.limit]] for c in classes}
+        scores = move_scores([p for ps in sets.values() for p in ps])
     policy = make_engine(f"policy:model={args.model}")
     nn = make_engine(f"nn:model={args.model},sims={args.sims},seed=1")
     solver = LineSolver()

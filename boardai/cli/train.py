@@ -521,10 +521,14 @@ def teacher_cmd(out, teacher, mohex, playouts, size, seconds, games, jobs, backe
 @click.option("--init", "init", metavar="NETWORK.npz", type=click.Path(dir_okay=False),
               help="Start from this network file (e.g. a shipped one) instead of random "
                    "weights: its shape replaces --blocks and --channels.")
+@click.option("--balance", type=Float(1, 100), default=1.0, show_default=True,
+              help="Connect Four labels: repeat the positions of the rarer solver test classes "
+                   "(stones played, moves left) towards the largest class's count, at most "
+                   "this many times each (1: as drawn).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, weight_decay, schedule,
                    value_mix, value_weight, policy_target, board_frame, holdout, seed, threads,
-                   init, quiet) -> None:
+                   init, balance, quiet) -> None:
     """Train the residual network (policy and value heads) on teacher data (boardai train
     teacher): the policy learns the teacher's visit distribution (its move where it gave
     none), the value the game's result for the side to move.  Games are held out by a seeded
@@ -550,7 +554,8 @@ def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, weight_
                            weight_decay=weight_decay, schedule=schedule, seed=seed,
                            holdout=holdout, value_mix=value_mix, value_weight=value_weight,
                            policy_target=policy_target,
-                           transpose_white=not board_frame, init=init or "")
+                           transpose_white=not board_frame, init=init or "",
+                           balance=balance)
     bar = _EpochProgress(sys.stderr.isatty() and not quiet)
     try:
         with bar:

@@ -44,6 +44,7 @@ from typing import Callable
 
 import numpy as np
 
+from boardai.train import c4_labels
 from boardai.train.teacher import TEACHER_GAME, TeacherError, read_games, training_arrays
 
 CONFIG = "supervised.json"
@@ -73,6 +74,8 @@ class Settings:
     policy_target: str = "visits"       # "visits" (the teacher's, where given) or "move"
     schedule: str = "constant"          # the learning rate: "constant", or "cosine" to 0
     value_weight: float = 1.0           # the value loss's weight beside the policy's
+    init: str = ""                      # a network file (.npz) to start from ("": random)
+    balance: float = 0.0                # labels: repeat rarer classes' positions, at most x this
 
     # what must match to resume a run (the rest may change between sessions)
     FIXED = ("blocks", "channels", "seed", "holdout", "transpose_white")
@@ -84,12 +87,14 @@ class Settings:
 class Data:
     """Training and held-out arrays of one board size."""
 
-    size: int
+    size: int                               # Hex: the side; Connect Four: the width
     train: dict
     held: dict
     games: tuple[int, int]                  # (training games, held-out games)
     notes: list[str] = field(default_factory=list)
     held_games: list[dict] = field(default_factory=list)
+    game: str = TEACHER_GAME
+    height: int | None = None               # Connect Four's (Hex: ``size``)
 
 
 # --- data ----------------------------------------------------------------------------------
@@ -100,9 +105,16 @@ def held_out(file_seed, index: int, seed: int, fraction: float) -> bool:
 
 
 def load_data(paths, settings: Settings, size: int | None = None) -> Data:
-    """Read teacher files (of one board size, ``size`` if given) and split their games."""
+    """Read teacher files (of one board size, ``size`` if given) and split their games, or
+    Connect Four files of solver-labelled positions (``c4_labels``), split by position."""
     if not paths:
         raise SupervisedError("give one or more teacher data files (boardai train teacher)")
+    labels = [c4_labels.is_labels_file(p) for p in paths]
+    if any(labels):
+        if not all(labels):
+            raise SupervisedError("the data files of one run are all teacher files (Hex) or "
+                                  "all Connect Four labels files, not both")
+        return load_labels(paths, settings)
     notes: list[str] = []
     train_games: list[dict] = []
     held_games: list[dict] = []
@@ -153,6 +165,61 @@ def load_data(paths, settings: Settings, size: int | None = None) -> Data:
             raise SupervisedError("a recorded teacher move is illegal in its position: the "
                                   "data is corrupt")
     return Data(size, train, held, (len(train_games), len(held_games)), notes, held_games)
+
+
+def load_labels(paths, settings: Settings) -> Data:
+    """Connect Four positions labelled by the exact solver (``c4_labels``): each position is
+    held out or trained on by the hash of its file's seed, its index and ``settings.seed``.
+    The policy target is uniform over the best columns, the value the sign of the best score;
+    positions are read as the board shows them (the mover's frame is Hex's: ``train`` sets
+    ``transpose_white`` False for such files)."""
+    notes: list[str] = []
+    train_recs: list[dict] = []
+    held_recs: list[dict] = []
+    for path in paths:
+        try:
+            header, records = c4_labels.read_labels(path, notes.append)
+        except c4_labels.LabelError as exc:
+            raise SupervisedError(str(exc)) from None
+        for r in records:
+            if "scores" in r:
+                (held_recs if held_out(header.get("seed"), r["i"], settings.seed,
+                                       settings.holdout) else train_recs).append(r)
+    if settings.balance > 1:
+        train_recs = balanced(train_recs, settings.balance)
+    if not train_recs or not held_recs:
+        raise SupervisedError(
+            f"{len(train_recs) + len(held_recs)} labelled positions split into "
+            f"{len(train_recs)} to train on and {len(held_recs)} held out: both need positions "
+            "(more data, or another --holdout)")
+    try:
+        train = c4_labels.training_arrays(train_recs)
+        held = c4_labels.training_arrays(held_recs)
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        raise SupervisedError(f"a labelled position cannot be replayed on 7x6: {exc}") from None
+    for arrays in (train, held):
+        arrays["target"] = arrays["result"].copy()
+        arrays["exact"] = True
+    return Data(c4_labels.WIDTH, train, held, (len(train_recs), len(held_recs)), notes,
+                game="connect4", height=c4_labels.HEIGHT)
+
+
+def balanced(records: list[dict], most: float) -> list[dict]:
+    """``records`` with each solver test class's positions (``bench.solver.classify``: stones
+    played and moves left with perfect play) repeated towards the largest class's count, each
+    at most ``most`` times: random positions are mostly soon decided (middle-easy), the
+    positions of long games (middle-medium, begin-hard) rarer."""
+    from boardai.bench.solver import classify, moves_left
+    groups: dict[str | None, list[dict]] = {}
+    for r in records:
+        n = len(r["moves"])
+        top = max(r["scores"])
+        groups.setdefault(classify(n, moves_left(top, n)), []).append(r)
+    largest = max(len(g) for g in groups.values())
+    out: list[dict] = []
+    for g in groups.values():
+        out.extend(g * max(1, min(int(most), round(largest / len(g)))))
+    return sorted(out, key=lambda r: r["i"])
 
 
 def mover_frame(arrays: dict, size: int) -> None:
@@ -246,12 +313,21 @@ def open_run(directory, data_paths, settings: Settings) -> tuple[Settings, int |
 def write_config(directory: Path, data_paths, settings: Settings, data: Data) -> None:
     from boardai._files import write_atomic
     directory.mkdir(parents=True, exist_ok=True)
-    baseline = {k: v if isinstance(v, int) else round(float(v), 5) for k, v in
-                pattern_agreement(data.held_games, data.size).items()}
-    write_atomic(directory / CONFIG, json.dumps(
-        {"game": TEACHER_GAME, "size": data.size, "data": [str(p) for p in data_paths],
-         "settings": asdict(settings), "games": list(data.games),
-         "patterns_baseline": baseline}, indent=1).encode())
+    record = {"game": data.game, "size": data.size, "data": [str(p) for p in data_paths],
+              "settings": asdict(settings), "games": list(data.games)}
+    if data.game == TEACHER_GAME:
+        record["patterns_baseline"] = {k: v if isinstance(v, int) else round(float(v), 5)
+                                       for k, v in pattern_agreement(data.held_games,
+                                                                     data.size).items()}
+    else:
+        record["height"] = data.height
+    if settings.init:
+        old = json.loads((directory / CONFIG).read_text()) if (directory / CONFIG).exists() \
+            else {}
+        record["init_baseline"] = old.get("init_baseline") or {
+            k: round(float(v), 5) for k, v in evaluate(_start_net(settings, data), data.held
+                                                       ).items()}
+    write_atomic(directory / CONFIG, json.dumps(record, indent=1).encode())
 
 
 def read_metrics(directory) -> list[dict]:
@@ -269,13 +345,14 @@ def read_metrics(directory) -> list[dict]:
     return [out[k] for k in sorted(out)]
 
 
-def baseline(directory) -> dict:
-    """The pattern table's held-out figures a run's folder keeps (empty if none)."""
+def baseline(directory, key: str = "patterns_baseline") -> dict:
+    """The pattern table's held-out figures a run's folder keeps (empty if none);
+    ``key="init_baseline"``: those of the network the run started from."""
     try:
         config = json.loads((Path(directory) / CONFIG).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return config.get("patterns_baseline") or {}
+    return config.get(key) or {}
 
 
 def is_run(directory) -> bool:
@@ -289,7 +366,17 @@ def train(directory, data_paths, settings: Settings, epochs: int, threads: int =
     """Train until the run has ``epochs`` epochs (resuming from its checkpoint), export its
     network after each; the metrics of every epoch of the run.  ``progress(epoch, epochs,
     batches done, batches)``."""
+    from dataclasses import replace
     directory = Path(directory)
+    if data_paths and all(c4_labels.is_labels_file(p) for p in data_paths):
+        settings = replace(settings, transpose_white=False)     # the mover's frame is Hex's
+    if settings.init:                   # the network's shape is the file's
+        from boardai.nn.model import load
+        try:
+            config = load(settings.init).config
+        except Exception as exc:
+            raise SupervisedError(f"--init {settings.init}: not a network file ({exc})") from None
+        settings = replace(settings, blocks=config.blocks, channels=config.channels)
     settings, size = open_run(directory, data_paths, settings)
     data = load_data(data_paths, settings, size)
     for text in data.notes:
@@ -312,8 +399,11 @@ def _fit(directory: Path, data_paths, data: Data, settings: Settings, epochs: in
 
     torch.set_num_threads(max(1, threads))
     torch.manual_seed(settings.seed)
-    net = TorchNet(Config(TEACHER_GAME, channels=settings.channels, blocks=settings.blocks,
-                          transpose_white=settings.transpose_white))
+    if settings.init:
+        net = _start_net(settings, data)
+    else:
+        net = TorchNet(Config(data.game, channels=settings.channels, blocks=settings.blocks,
+                              transpose_white=settings.transpose_white))
     opt = torch.optim.AdamW(net.parameters(), lr=settings.lr, weight_decay=settings.weight_decay)
     rng = np.random.default_rng(settings.seed)
     done = 0
@@ -333,7 +423,7 @@ def _fit(directory: Path, data_paths, data: Data, settings: Settings, epochs: in
         raise SupervisedError(f"schedule {settings.schedule!r}: use one of "
                               f"{', '.join(Settings.SCHEDULES)}")
     from boardai.games.game import get_game
-    game = get_game(TEACHER_GAME)
+    game = get_game(data.game)
 
     train_arrays, held = data.train, data.held
     n = len(train_arrays["move"])
@@ -343,11 +433,14 @@ def _fit(directory: Path, data_paths, data: Data, settings: Settings, epochs: in
         for group in opt.param_groups:      # a resumed run takes this session's rate
             group["lr"] = learning_rate(settings, epoch, epochs)
         net.train()
+        if settings.init:               # a shipped network has its batch norms folded
+            net.freeze_batchnorm()
         order = rng.permutation(n)
         sums = np.zeros(2)
         for b in range(batches):
             idx = np.sort(order[b * settings.batch:(b + 1) * settings.batch])
-            planes, policy, mask = _augmented(train_arrays, idx, rng, game, data.size)
+            planes, policy, mask = _augmented(train_arrays, idx, rng, game, data.size,
+                                              data.height)
             target = train_arrays["target"][idx]
             pl, vl = _losses(net, torch.from_numpy(planes), torch.from_numpy(policy),
                              torch.from_numpy(mask), torch.from_numpy(target))
@@ -367,7 +460,9 @@ def _fit(directory: Path, data_paths, data: Data, settings: Settings, epochs: in
                   "seconds": round(time.perf_counter() - started, 2)}
         net.eval()
         network = net.to_network()
-        network.about = {"trained": "supervised on teacher data", "data": [
+        network.about = {"trained": "supervised on teacher data" if data.game == TEACHER_GAME
+                         else "supervised on positions labelled by the exact solver",
+                         "init": settings.init or None, "data": [
             str(p) for p in data_paths], "settings": asdict(settings), "held_out": record}
         buf = io.BytesIO()
         network.save(buf)
@@ -397,20 +492,41 @@ def learning_rate(settings: Settings, epoch: int, epochs: int) -> float:
     return settings.lr
 
 
-def _augmented(arrays: dict, idx: np.ndarray, rng, game, size: int):
+def _start_net(settings: Settings, data: Data):
+    """The PyTorch twin of the network file ``settings.init`` (refused in one line when it
+    cannot be read or is of another game)."""
+    from boardai.nn.model import load
+    from boardai.train.torch_net import TorchNet
+    try:
+        network = load(settings.init)
+    except Exception as exc:            # missing, corrupt or of an unknown format
+        raise SupervisedError(f"--init {settings.init}: not a network file ({exc})") from None
+    if network.config.game != data.game:
+        raise SupervisedError(f"--init {settings.init} is a {network.config.game} network; "
+                              f"the data is {data.game}")
+    if network.config.transpose_white != settings.transpose_white:
+        raise SupervisedError(f"--init {settings.init} reads positions "
+                              f"{'in the mover' if network.config.transpose_white else 'as the board'}"
+                              f"'s frame: train it the same way")
+    return TorchNet.from_network(network)
+
+
+def _augmented(arrays: dict, idx: np.ndarray, rng, game, size: int,
+               height: int | None = None):
     """A batch with each example under a random symmetry of the game (identity included)."""
     from boardai.nn import features
+    height = size if height is None else height
     planes = arrays["planes"][idx].copy()
     policy = arrays["policy"][idx].copy()
     mask = arrays["mask"][idx].copy()
-    names = features.symmetries(game, size, size)
+    names = features.symmetries(game, size, height)
     pick = rng.integers(0, len(names) + 1, size=len(idx))
     for k, name in enumerate(names, 1):
         sel = pick == k
         if sel.any():
             planes[sel] = features.symmetry_planes(planes[sel], name)
-            policy[sel] = features.symmetry_policy(policy[sel], name, game, size, size)
-            mask[sel] = features.symmetry_policy(mask[sel], name, game, size, size)
+            policy[sel] = features.symmetry_policy(policy[sel], name, game, size, height)
+            mask[sel] = features.symmetry_policy(mask[sel], name, game, size, height)
     return planes, policy, mask
 
 
@@ -425,11 +541,12 @@ def _losses(net, planes, policy, mask, target):
 def evaluate(net, held: dict, batch: int = 512) -> dict:
     """Held-out figures: top-1 and top-5 agreement with the teacher's move (and top-1 on the
     positions the teacher searched, those with its visits), policy cross-entropy against its
-    visits, the value's squared error against the result."""
+    visits, the value's squared error against the result.  Exactly labelled data (Connect
+    Four's) adds ``top1_best``: how often the policy's top legal move is one of the best."""
     import torch
     net.eval()
     n = len(held["move"])
-    top1 = top5 = top1_searched = 0
+    top1 = top5 = top1_searched = best_hits = 0
     ce = se = 0.0
     searched = ~np.isnan(held["value"])       # positions where the teacher gave its visits
     with torch.no_grad():
@@ -441,14 +558,18 @@ def evaluate(net, held: dict, batch: int = 512) -> dict:
             move = torch.from_numpy(held["move"][sl])
             best = logits.topk(min(5, logits.shape[1]), dim=1).indices
             top1 += int((best[:, 0] == move).sum())
+            target = torch.from_numpy(held["policy"][sl])
+            best_hits += int((target.gather(1, best[:, :1])[:, 0] > 0).sum())
             top1_searched += int(((best[:, 0] == move) & torch.from_numpy(searched[sl])).sum())
             top5 += int((best == move[:, None]).any(dim=1).sum())
             logp = torch.where(mask, torch.log_softmax(logits, dim=1), torch.zeros_like(logits))
             ce += float(-(torch.from_numpy(held["policy"][sl]) * logp).sum())
             se += float(((v - torch.from_numpy(held["result"][sl])) ** 2).sum())
-    return {"top1": top1 / n, "top5": top5 / n, "held_policy_loss": ce / n,
-            "value_mse": se / n,
-            "top1_searched": top1_searched / max(int(searched.sum()), 1)}
+    out = {"top1": top1 / n, "top5": top5 / n, "held_policy_loss": ce / n,
+           "value_mse": se / n, "top1_searched": top1_searched / max(int(searched.sum()), 1)}
+    if held.get("exact"):
+        out["top1_best"] = best_hits / n
+    return out
 
 
 # --- the report ----------------------------------------------------------------------------
@@ -488,8 +609,10 @@ def plot(directory, out: Path) -> list[Path]:
     b.set_ylim(0, 100)
     b.grid(alpha=0.3)
     b.legend(fontsize=8)
-    fig.suptitle(f"hex {config['size']}x{config['size']}, {s['channels']}x{s['blocks']} "
-                 f"network, teacher's moves")
+    game = config.get("game", TEACHER_GAME)
+    fig.suptitle(f"{game} {config['size']}x{config.get('height') or config['size']}, "
+                 f"{s['channels']}x{s['blocks']} network, "
+                 f"{'teacher' if game == TEACHER_GAME else 'solver'}'s moves")
     fig.tight_layout()
     path = out / "curves.png"
     fig.savefig(path, dpi=80)
