@@ -204,3 +204,13 @@ def test_mcts_settle_reaches_the_kernel_and_keeps_the_exact_result():
         after = board.copy()
         after.push(result.move)
         assert T.settle(after.state.copy(), 10**7, keys, vals) == best
+
+
+def test_the_kernel_rule_is_the_zugzwang_rule_on_course_boards_only():
+    board = late_board(7, 20)
+    while not T.quiet(board.state):
+        board.pop()
+    assert K.rule_result(board.state) == T.zugzwang(board.state, 10**6) != T.UNKNOWN
+    assert K.rule_result(Connect4Board().state) == -1          # 7x6: one word, no rule
+    engine = make_engine("mcts:rule=8,seed=1")
+    assert board.is_legal(engine.play(board, Limit(sims=200)).move)

@@ -57,6 +57,7 @@ from boardai.games.hex.kernel import (
 from boardai.games.hex.planes import hex_encode_planes
 from boardai.games.hex.playouts import hex_playout, hex_playout_bridge, hex_playout_local
 from boardai.games.connect4.wide import (
+    zugzwang as wide_zugzwang,
     new_wide_state, wide_apply, wide_free_cells, wide_is_legal, wide_legal_moves, wide_playout,
     wide_playout_parity, wide_playout_quality, wide_playout_safe, wide_playout_safer,
     wide_playout_tactical,
@@ -212,6 +213,24 @@ def settle(state, budget, keys, vals):
     if g == GAME_CONNECT4:
         if state[FLAGS] & FLAG_C4_LINES:
             return wide_settle(state, budget, keys, vals)
+        return -1
+    if g == GAME_TICTACTOE:
+        return -1
+    _unknown_game()
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def rule_result(state):
+    """The result a game's static rule gives a position, where it has one: the winner (0/1) or
+    DRAW (Connect Four past 64 cells: the zugzwang rule on a quiet position, a heuristic);
+    -1 where it does not apply."""
+    g = state[GAME]
+    if g == GAME_HEX:
+        return -1
+    if g == GAME_CONNECT4:
+        if state[FLAGS] & FLAG_C4_LINES:
+            return wide_zugzwang(state, 1 << 20)
         return -1
     if g == GAME_TICTACTOE:
         return -1

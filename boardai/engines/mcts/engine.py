@@ -147,6 +147,10 @@ class MctsEngine(Engine):
                "(default: the game's)", min=1),
         Option("settle_visits", int, None, "with settle: the visits at which a node is searched "
                "(default: the game's)", min=1),
+        Option("rule", float, 0.0, "when a tree node grows its children, the game's static rule "
+               "on its position (Connect Four past 64 cells: the zugzwang rule of threat "
+               "parity on a quiet position) counts as this many visits at its result (0 off)",
+               min=0),
         # each game's playout switches (Hex: bridge, Connect Four: tactics), from its description
         *(Option(sw.option, parse_bool, None, sw.help + " (default: "
                  + ("on" if sw.option in defaults_for(g.name).playouts else "off") + ")")
@@ -335,7 +339,8 @@ class MctsEngine(Engine):
                          float(defaults.settle_nodes if self.opts.get("settle_nodes") is None
                                else self.opts["settle_nodes"]),
                          float(defaults.settle_visits if self.opts.get("settle_visits") is None
-                               else self.opts["settle_visits"])])
+                               else self.opts["settle_visits"]),
+                         float(self.opts.get("rule") or 0.0)])
 
     def _mustplay_visits(self, board: Board) -> int:
         """Visits a node needs for the tree knowledge (``mustplay``; the game's default), 0 off.

@@ -28,7 +28,9 @@ answers to the last move, ``playout_policy``'s ``local``; 0 off), NET (the visit
 node's position joins the network's queue; 0 off), SETTLE (a node with at most this many
 empty cells is given to the game's exact late-game search, ``settle``, once, when a
 simulation passes it with SETTLE_VISITS visits, for at most SETTLE_NODES nodes: a win or loss
-it finds is the node's proof; 0 off; a shorter ``params`` leaves it off).  ``knowledge`` serves both.
+it finds is the node's proof; 0 off; a shorter ``params`` leaves it off), RULE (when a node
+grows its children, the game's static rule on its position, ``rule_result``, where it applies,
+counts as RULE visits at its result; 0 off).  ``knowledge`` serves both.
 
 Priors (as MoHex 2.0): when a node grows its children and BIAS > 0, the game's ``move_weights``
 hook weighs them from ``knowledge`` (its learned table; empty: none), and each child's PRIOR is
@@ -52,8 +54,8 @@ import numpy as np
 from numba import njit
 
 from boardai.games.kernel import (
-    apply_move, copy_position, free_cells, legal_moves, move_weights, playout_policy, settle,
-    winning_moves,
+    apply_move, copy_position, free_cells, legal_moves, move_weights, playout_policy, rule_result,
+    settle, winning_moves,
 )
 from boardai.games.layout import DRAW, NO_WINNER, NUM_ACTIONS, PLY, WINNER
 
@@ -64,8 +66,8 @@ UNSEEN = 1e9
 PRIOR_AMAF_N = 8.0        # with priors: each child's starting AMAF samples (at 1/2), as MoHex 2.0
 USED, ROOT, FULL, QUEUED = 0, 1, 2, 3
 P_C, P_RAVE, P_RAVE_BIAS, P_EXPAND, P_CHECKS, P_POLICY, P_FORKS, P_BIAS, P_LOCAL, P_NET = range(10)
-P_SETTLE, P_SETTLE_NODES, P_SETTLE_VISITS = 10, 11, 12
-N_PARAMS = 13
+P_SETTLE, P_SETTLE_NODES, P_SETTLE_VISITS, P_RULE = 10, 11, 12, 13
+N_PARAMS = 14
 SETTLE_BITS = 15          # the late-game search's table: 2**15 entries, one per run_simulations
 TABLE_SIZE = 1 << 16
 
@@ -374,6 +376,7 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
     fill_row = fill_of[root] if marked else 0
     net_at = params[P_NET] - 1.0
     settling = params.shape[0] > P_SETTLE_VISITS and params[P_SETTLE] > 0.0
+    ruling = params.shape[0] > P_RULE and params[P_RULE] > 0.0
     queue_cap = queue_nodes.shape[0]
     while True:
         if ints[node, NCHILD] == 0:
@@ -384,6 +387,16 @@ def _simulate(ints, flts, meta, root_state, st, rng, params, work, owner, path, 
                 break
             if not _expand(ints, flts, meta, node, st, legal, params, knowledge):
                 break
+            if ruling and node != root:
+                ruled = rule_result(st)
+                if ruled >= 0:
+                    k = params[P_RULE]
+                    into = (s0 + depth + 1) & 1
+                    flts[node, VISITS] += k
+                    flts[node, WINS] += k * (0.5 if ruled == DRAW else (1.0 if ruled == into
+                                                                         else 0.0))
+                    flts[node, ISQ] = 1.0 / math.sqrt(flts[node, VISITS])
+                    _refresh_q(flts, node, params[P_RAVE] != 0.0, params[P_RAVE_BIAS])
         if settling and node != root and flts[node, VISITS] == params[P_SETTLE_VISITS] \
                 and free_cells(st) <= params[P_SETTLE]:
             found = settle(st, np.int64(params[P_SETTLE_NODES]), tt_keys, tt_vals)
