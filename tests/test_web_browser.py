@@ -700,6 +700,10 @@ def test_a_partial_solve_shows_the_settled_columns_and_marks_the_rest(page):
     assert "2 of 7 columns settled" in info and "still being searched" in info
     sync_api.expect(page.locator("#legend .key-unsettled")).to_be_visible()
     sync_api.expect(page.locator("#legend .key-score")).to_be_visible()
+    # a "still solving" message arriving after the answer does not bring back "thinking"
+    page.evaluate("""takeSolve({type: "solve", ply: 2, exact: false, solving: true,
+                                scores: {"6": 2}, unsettled: ["1", "2", "3", "4", "5", "7"]})""")
+    assert "2 of 7 columns settled" in page.locator("#solve-info").text_content()
     # one settled column wins for Black (to move): the evaluation bar knows that much exactly
     page.wait_for_selector('#eval-bar[data-black="1.000"]')
     page.evaluate("""takeSolve({type: "solve", ply: 2, exact: false, scores: {"3": 0},

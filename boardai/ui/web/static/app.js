@@ -1121,12 +1121,16 @@ function renderLines(an) {
 
 function takeSolve(answer) {
   if (!app.state) return;
+  // a streamed "still solving" message that arrives after the final answer of the same solve
+  // (the answer also comes by HTTP) is stale: a new Solve clears app.solve first
+  const ply = answer.ply ?? app.state.view.ply;
+  if (answer.solving && app.solve && !app.solve.solving && app.solve.ply === ply) return;
   const scores = answer.scores || {};
   // a partial answer (time ran out, or still searching): the legal moves not settled yet
   const unsettled = answer.exact === true ? []
     : Array.isArray(answer.unsettled) ? answer.unsettled
     : Object.keys(app.state.legal || {}).filter((m) => !(m in scores));
-  app.solve = { ply: answer.ply ?? app.state.view.ply, scores, unsettled,
+  app.solve = { ply, scores, unsettled,
                 spots: answer.spots || {}, exact: answer.exact, note: answer.note,
                 solving: Boolean(answer.solving) };
   const n = Object.keys(scores).length;
@@ -1277,6 +1281,7 @@ async function solvePosition() {
   button.classList.add("busy");
   $("#solve-info").textContent = "Solving…";
   const ply = app.state.view.ply;
+  if (app.solve && app.solve.ply === ply) app.solve = null;   // this solve's messages count
   try {
     const answer = await guarded(() => api("POST", `/api/games/${app.state.id}/solve`));
     if (answer) takeSolve({ ...answer, ply });
