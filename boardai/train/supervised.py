@@ -399,8 +399,10 @@ def _fit(directory: Path, data_paths, data: Data, settings: Settings, epochs: in
 
     torch.set_num_threads(max(1, threads))
     torch.manual_seed(settings.seed)
+    init_about = None
     if settings.init:
         net = _start_net(settings, data)
+        init_about = _init_about(settings.init)
     else:
         net = TorchNet(Config(data.game, channels=settings.channels, blocks=settings.blocks,
                               transpose_white=settings.transpose_white))
@@ -462,7 +464,7 @@ def _fit(directory: Path, data_paths, data: Data, settings: Settings, epochs: in
         network = net.to_network()
         network.about = {"trained": "supervised on teacher data" if data.game == TEACHER_GAME
                          else "supervised on positions labelled by the exact solver",
-                         "init": settings.init or None, "data": [
+                         "init": settings.init or None, "init_about": init_about, "data": [
             str(p) for p in data_paths], "settings": asdict(settings), "held_out": record}
         buf = io.BytesIO()
         network.save(buf)
@@ -509,6 +511,12 @@ def _start_net(settings: Settings, data: Data):
                               f"{'in the mover' if network.config.transpose_white else 'as the board'}"
                               f"'s frame: train it the same way")
     return TorchNet.from_network(network)
+
+
+def _init_about(path: str) -> dict | None:
+    """The ``about`` record of the network a run started from (where it came from)."""
+    from boardai.nn.model import load
+    return load(path).about or None
 
 
 def _augmented(arrays: dict, idx: np.ndarray, rng, game, size: int,
@@ -595,7 +603,10 @@ def plot(directory, out: Path) -> list[Path]:
     a.legend(fontsize=8)
     b.plot(ep, [100 * m["top1"] for m in metrics], marker="o", label="top-1")
     b.plot(ep, [100 * m["top5"] for m in metrics], marker="o", label="top-5")
-    if all("top1_searched" in m for m in metrics):
+    if metrics and all("top1_best" in m for m in metrics):      # exact labels (Connect Four)
+        b.plot(ep, [100 * m["top1_best"] for m in metrics], marker=".",
+               label="top move a best one (solver)")
+    elif all("top1_searched" in m for m in metrics):
         b.plot(ep, [100 * m["top1_searched"] for m in metrics], marker=".",
                label="top-1, searched positions")
     base = config.get("patterns_baseline") or {}
