@@ -198,6 +198,19 @@ def test_the_help_gives_each_games_network_defaults():
         assert f"{name} {d.prior_weight:g}" in helps["prior_weight"]
 
 
+def test_mcts_on_9x9_hex_is_guided_by_the_shipped_teacher_network_by_default():
+    from boardai.engines.mcts import defaults as D
+    from boardai.engines.mcts.network import auto_path
+    board = get_game("hex").new_board(9)
+    d = D.defaults_for("hex")
+    assert d.net == "auto" and d.net_sizes == frozenset({9})
+    assert auto_path(board) is not None and auto_path(board).stem == "hex-9x9-teacher"
+    result = make_engine("mcts:seed=1").play(board, Limit(sims=4 * d.net_visits))
+    assert result.info["net"] == "hex-9x9-teacher" and result.info["net_evals"] >= 1
+    off = make_engine("mcts:seed=1").play(get_game("hex").new_board(7), Limit(sims=300))
+    assert "net" not in off.info            # other sizes play without
+
+
 def test_the_default_network_applies_to_its_sizes_only(monkeypatch):
     from boardai.engines.mcts import defaults as D
     monkeypatch.setattr(D, "MCTS_DEFAULTS", {"hex": D.MctsDefaults(net="auto",

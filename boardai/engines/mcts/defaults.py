@@ -60,10 +60,10 @@ MCTS_DEFAULTS: Mapping[str, MctsDefaults] = MappingProxyType({
         local=0.0,          # 9x9: no gain measured, a playout ~5 times slower
         playouts=frozenset({"bridge",      # much stronger, slower per playout
                             "edge"}),      # 9x9 at 0.3 s: 0.71 against edge=0
-        net="off",          # net=auto: 9x9 with a 4x32 teacher network against net=off, 40
-        net_sizes=frozenset({9}),   # games each: 1 s 0.625, 0.5 s 0.625 (equal simulations
-        net_visits=40,      # 0.775); the shipped 6x48 hex-9x9-teacher at 1 s: 8/17 (it takes
-        prior_weight=5.0,   # ~37 % of a move at 40 visits): off until a setting measures better
+        net="auto",         # 9x9: the shipped 6x48 hex-9x9-teacher against net=off at equal
+        net_sizes=frozenset({9}),   # time: net_visits 100 at 0.5 s 0.825 (40 games), at 1 s
+        net_visits=100,     # ~0.6 (80); 150: 0.750, 0.600; 40 (~35 % of a move): 8/17 at 1 s
+        prior_weight=5.0,
     ),
     "connect4": MctsDefaults(
         playouts=frozenset({"tactics",     # playouts take wins and block threats
