@@ -35,7 +35,7 @@ import statistics
 import time
 
 import websockets
-from web_server import TOKEN, pct, request, rss_mb, served
+from web_server import TOKEN, children_rss_mb, pct, request, rss_mb, served
 
 
 
@@ -134,8 +134,9 @@ def main() -> None:
     with served(args.game, args.size, args.engine, extra) as (base, server):
         ws_base = base.replace("http://", "ws://")
         rss0 = rss_mb(server.pid)
+        kids0 = children_rss_mb(server.pid)
         clients: list[Client] = []
-        rss_load, rss_after = [], []
+        rss_load, rss_after, kids_load, kids_after = [], [], [], []
         took = 0.0
         for _ in range(args.rounds):
             t0 = time.monotonic()
@@ -145,6 +146,7 @@ def main() -> None:
             took += time.monotonic() - t0
             clients += batch
             rss_load.append(rss_mb(server.pid))
+            kids_load.append(children_rss_mb(server.pid))
             for c in batch:
                 for gid in c.ids:
                     try:
@@ -153,6 +155,7 @@ def main() -> None:
                         pass
             time.sleep(2)
             rss_after.append(rss_mb(server.pid))
+            kids_after.append(children_rss_mb(server.pid))
         live = request(base, "GET", "/api/games")
 
     human = [x for c in clients for x in c.human_ms]
@@ -174,6 +177,9 @@ def main() -> None:
     for i, (load, after) in enumerate(zip(rss_load, rss_after), 1):
         print(f"  server memory, round {i}: {load:.0f} MB under load, {after:.0f} MB after its "
               f"games closed (before any: {rss0:.0f} MB)")
+        if kids0 or kids_load[i - 1]:
+            print(f"  search workers' memory, round {i}: {kids_load[i - 1]:.0f} MB under load, "
+                  f"{kids_after[i - 1]:.0f} MB after (before any: {kids0:.0f} MB)")
     print(f"  games left open: {len(live)}")
     ok = not errors and not lost and pct(added, 99) < 100 and pct(human, 99) < 100
     print(f"  target (no error, no lost move, p99 added < 100 ms): {'met' if ok else 'NOT met'}")

@@ -50,6 +50,22 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def children_rss_mb(pid: int) -> float:
+    """The memory of ``pid``'s child processes (the server's search workers), in all."""
+    total = 0.0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            kids = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for kid in kids:
+            try:
+                total += rss_mb(int(kid))
+            except (OSError, ValueError):
+                pass
+    return total
+
+
 @contextlib.contextmanager
 def served(game: str, size: str, engine: str, extra: tuple[str, ...] = ()):
     """``(base URL, server process)`` of a running ``boardai serve`` (``extra``: more of its

@@ -151,3 +151,31 @@ def test_a_web_game_goes_on_after_its_worker_is_killed(tmp_path):
         assert len(s["moves"]) == 2 and s["moves"][1]["color"] == "white"
         assert not s["view"]["over"] and s["view"]["turn"] == "black"
         client.delete(f"/api/games/{gid}")
+
+
+def test_records_are_written_off_the_loop_before_the_answer_and_a_failure_is_said(tmp_path):
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx2")
+    from starlette.testclient import TestClient
+
+    from boardai import records
+    from boardai.ui.web.app import create_app
+
+    app = create_app(store=tmp_path / "arena.sqlite", games_dir=tmp_path / "games")
+    with TestClient(app, headers={"X-Boardai-Token": app.state.token}) as client:
+        sessions = app.state.sessions
+        gid = client.post("/api/games", json={"game": "hex", "size": "4", "black": "human",
+                                              "white": "human"}).json()["id"]
+        path = sessions.get(gid).record_path
+        for n, move in enumerate(("b2", "c3", "a1"), 1):
+            client.post(f"/api/games/{gid}/move", json={"move": move})
+            # the answer came once the record was written: it holds the move
+            assert len(records.load(path).moves) == n
+        # a record that can no longer be written: said on the page, the game goes on
+        blocked = path.parent / "in-the-way"
+        blocked.write_text("a file where a folder should be")
+        sessions.get(gid).record_path = blocked / "g.sgf"
+        client.post(f"/api/games/{gid}/move", json={"move": "d4"})
+        s = client.get(f"/api/games/{gid}").json()
+        assert "no longer recorded" in s["message"] and len(s["moves"]) == 4
+        assert sessions.get(gid).record_path is None

@@ -307,6 +307,8 @@ def create_app(store: str | Path | None = None, store_dir: str | Path | None = N
                 return await handler(request)
             except WebError as exc:
                 return _error(exc)
+            finally:            # an answer comes once the records it changed are written
+                await sessions.writer.flush()
         return endpoint
 
     async def meta(request: Request) -> Response:

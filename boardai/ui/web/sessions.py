@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from boardai import records
+from boardai._files import write_atomic
 from boardai.engines.base import Engine, PlayResult
 from boardai.engines.registry import all_engines, parse_spec
 from boardai.games import DEFAULT_GAME, all_games, game_of, get_game
@@ -254,11 +255,21 @@ class GameSession:
                  "WTM": f"{self.move_time:g}"}
         if self.core.fault is not None:
             extra["C"] = self.core.fault
+        rec = self.core.record()
+        rec.extra.update(extra)
         try:
-            self.core.save(self.record_path, extra)
-        except (records.RecordError, OSError) as exc:
-            self.message = f"the game is no longer recorded: {exc}"
-            self.record_path = None
+            raw = records.dumps(rec).encode("utf-8")
+        except (records.RecordError, UnicodeEncodeError) as exc:
+            self._not_recorded(exc)
+            return
+        self.manager.writer.write(self.record_path, raw, self._not_recorded)
+
+    def _not_recorded(self, exc: BaseException) -> None:
+        if self.record_path is None:
+            return
+        self.message = f"the game is no longer recorded: {exc}"
+        self.record_path = None
+        self.publish_state()
 
     def _after_change(self) -> None:
         if not self.over and not self.seat_to_move().human:
@@ -564,6 +575,55 @@ def solvable(board: Board) -> dict:
                                 f"{EXACT_FREE_CELLS} cells are empty ({free} now)"}
 
 
+class RecordWriter:
+    """Writes the games' records in one thread of its own, in order, so the event loop never
+    waits for the disk (an atomic write syncs the file: ~10 ms, much more on a busy disk).  A
+    record written again before its last write began is written once, with the newer text."""
+
+    def __init__(self) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="boardai-records")
+        self.lock = threading.Lock()
+        self.latest: dict[Path, tuple[bytes, Callable[[BaseException], None]]] = {}
+        self.futures: set = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def write(self, path: Path, raw: bytes, failed: Callable[[BaseException], None]) -> None:
+        """Write ``raw`` to ``path`` (atomically, soon); ``failed(error)`` on the loop if it
+        cannot be written."""
+        with self.lock:
+            queued = path in self.latest
+            self.latest[path] = (raw, failed)
+        if not queued:
+            future = self.pool.submit(self._write, path)
+            self.futures.add(future)
+            future.add_done_callback(self.futures.discard)
+
+    def _write(self, path: Path) -> None:
+        with self.lock:
+            raw, failed = self.latest.pop(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, raw)
+        except OSError as exc:
+            error = records.RecordError(f"cannot write the record: {exc.strerror or exc}",
+                                        str(path))
+            loop = self.loop
+            if loop is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(failed, error)
+
+    async def flush(self) -> None:
+        """Wait until every record asked for so far is written."""
+        pending = list(self.futures)
+        if pending:
+            await asyncio.gather(*(asyncio.wrap_future(f) for f in pending),
+                                 return_exceptions=True)
+
+    def close(self) -> None:
+        """Write what is queued, then stop."""
+        self.pool.shutdown(wait=True)
+
+
 class Sessions:
     """Every live game of the server, by id, and where their searches run (``searches``:
     threads of this process unless given worker processes)."""
@@ -576,6 +636,7 @@ class Sessions:
         self.games_dir = games_dir
         self.games: OrderedDict[str, GameSession] = OrderedDict()
         self.searches = searches if searches is not None else ThreadSearches(threads)
+        self.writer = RecordWriter()
         self._ids = itertools.count(1)
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -586,6 +647,7 @@ class Sessions:
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self.searches.bind(loop)
+        self.writer.loop = loop
 
     def get(self, gid: str) -> GameSession:
         session = self.games.get(gid)
@@ -758,3 +820,4 @@ class Sessions:
         for gid in list(self.games):
             self.close(gid, keep=True)
         self.searches.close()
+        self.writer.close()
