@@ -376,8 +376,8 @@ def quiet(state):
 @njit(cache=True, nogil=True)
 def zugzwang(state, max_free):
     """Who wins a quiet position by zugzwang (``DRAW`` for a draw), or ``UNKNOWN`` when the
-    position is not quiet, has more than ``max_free`` free cells, or the search runs past its
-    budget.  See the module's text for the rule and its assumption."""
+    position is not quiet or has more than ``max_free`` free cells: ``parity.zugzwang_rule``
+    on its threats (``threats.py`` says what the rule assumes)."""
     if state[WINNER] != NO_WINNER:
         return state[WINNER]
     if not quiet(state):
