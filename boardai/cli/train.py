@@ -168,7 +168,11 @@ def _init_settings(text: str, game: str | None) -> dict:
     from boardai.engines.nn_engine import shipped_networks
     from boardai.nn.model import load
     path = shipped_networks().get(text) or Path(text).expanduser()
-    if not Path(path).is_file():
+    try:
+        found = bool(text) and Path(path).is_file()
+    except (OSError, ValueError):              # a name too long, a NUL byte
+        found = False
+    if not found:
         names = ", ".join(shipped_networks()) or "none"
         raise Fail(f"--init {text}: no such network (shipped: {names}; or a .npz file)")
     try:
