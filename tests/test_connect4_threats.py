@@ -15,28 +15,13 @@ from boardai.games.connect4 import course
 from boardai.games.connect4.wide import wide_threat_under
 from boardai.games.layout import new_rng
 
+from connect4_scan import fours
+
 # a 10x6 board (past 64 cells: line words), no-go cell at column 3, row 2; White (O) to move,
 # no win and no threat to block, and every open column but one puts a stone right under a cell
 # where Black makes four
 POSITION = [1, 3, 1, 7, 5, 6, 2, 4, 5, 2, 4, 9, 8, 8, 3, 6, 3, 3, 4, 6, 6, 6, 1, 1, 1, 2, 1, 3,
             9, 6, 0, 7, 9, 4, 5, 5, 4, 4, 0, 8, 9, 9, 7, 5, 5, 8, 8, 8, 9]
-
-
-def fours(board: Connect4Board, colour: int, col: int, row: int) -> bool:
-    """Would a stone of ``colour`` on (col, row) make four?  (A scan of the board's cells.)"""
-    def own(c, r):
-        return (c, r) == (col, row) or (0 <= c < board.width and 0 <= r < board.height
-                                        and board.cell(c, r) == colour + 1)
-    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-        run = 1
-        for sign in (1, -1):
-            k = 1
-            while own(col + sign * k * dc, row + sign * k * dr):
-                run += 1
-                k += 1
-        if run >= 4:
-            return True
-    return False
 
 
 def naive_under(board: Connect4Board, colour: int) -> list[int]:

@@ -36,7 +36,8 @@ from numba import njit
 
 from boardai.games.connect4.parity import UNKNOWN, free_cells_of
 from boardai.games.connect4.wide import (
-    _next_row, _would_four, lines_jit, quiet, threat_rows, wide_apply, wide_undo, zugzwang,
+    _next_row, _would_four, lines_jit, quiet, rule_inputs, threat_rows, wide_apply, wide_undo,
+    zugzwang,
 )
 from boardai.games.layout import DRAW, HASH, HEADER, HEIGHT, NO_WINNER, PLY, WIDTH, WINNER
 
@@ -104,19 +105,8 @@ def stacked(state, colour):
 def free_count(state):
     """The cells both sides can still fill without playing right under a threat (the free
     cells of the zugzwang rule)."""
-    w = state[WIDTH]
-    h = state[HEIGHT]
-    tops = HEADER + 3 * lines_jit(w, h)
-    t0 = np.empty(w, dtype=np.int64)
-    t1 = np.empty(w, dtype=np.int64)
-    threat_rows(state, 0, t0)
-    threat_rows(state, 1, t1)
-    top = np.empty(w, dtype=np.int64)
-    blocked = np.empty(w, dtype=np.int64)
-    for c in range(w):
-        top[c] = state[tops + c]
-        blocked[c] = state[tops + w + c]
-    return free_cells_of(top, t0, t1, blocked, w, h)
+    top, t0, t1, blocked = rule_inputs(state)
+    return free_cells_of(top, t0, t1, blocked, state[WIDTH], state[HEIGHT])
 
 
 # --- the exact endgame -------------------------------------------------------------------------

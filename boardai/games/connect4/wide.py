@@ -384,6 +384,18 @@ def zugzwang(state, max_free):
         return UNKNOWN
     w = state[WIDTH]
     h = state[HEIGHT]
+    top, t0, t1, blocked = rule_inputs(state)
+    if free_cells_of(top, t0, t1, blocked, w, h) > max_free:
+        return UNKNOWN
+    return zugzwang_rule(top, t0, t1, blocked, w, h, state[PLY] & 1)
+
+
+@njit(cache=True, nogil=True)
+def rule_inputs(state):
+    """What the zugzwang rule (``parity.py``) reads of a position: each column's next free row,
+    each side's threat rows (``threat_rows``) and each column's no-go row."""
+    w = state[WIDTH]
+    h = state[HEIGHT]
     tops = HEADER + 3 * lines_jit(w, h)
     t0 = np.empty(w, dtype=np.int64)
     t1 = np.empty(w, dtype=np.int64)
@@ -394,9 +406,7 @@ def zugzwang(state, max_free):
     for c in range(w):
         top[c] = state[tops + c]
         blocked[c] = state[tops + w + c]
-    if free_cells_of(top, t0, t1, blocked, w, h) > max_free:
-        return UNKNOWN
-    return zugzwang_rule(top, t0, t1, blocked, w, h, state[PLY] & 1)
+    return top, t0, t1, blocked
 
 
 @njit(cache=True, nogil=True)
