@@ -555,24 +555,11 @@ def _return_memory() -> None:
 
 def solvable(board: Board) -> dict:
     """Whether Solve can settle this board: ``{"ok": bool, "why": text or None}`` (the page
-    disables its button with ``why``).  The game's solver takes it, or it is an endgame that a
-    search to the end settles."""
-    from boardai import solvers
-    from boardai.engines.solver import EXACT_FREE_CELLS
-    from boardai.games import kernel as K
+    disables its button with ``why``); the rule is the solver engine's (``engines/solver.py``)."""
+    from boardai.engines.solver import solvable as engine_solvable
 
-    module = solvers.for_game(board.game_name)
-    if module is not None and module.Player.supports(board):
-        return {"ok": True, "why": None}
-    free = int(K.free_cells(board.state))
-    if free <= EXACT_FREE_CELLS:
-        return {"ok": True, "why": None}
-    title = game_of(board).title
-    what = (f"{title} has no exact solver" if module is None else
-            f"the {title} solver does not take {board.size_text}"
-            f"{' with blocked cells' if board.setup else ''}")
-    return {"ok": False, "why": f"{what}; a search to the end settles it once at most "
-                                f"{EXACT_FREE_CELLS} cells are empty ({free} now)"}
+    ok, why = engine_solvable(board)
+    return {"ok": ok, "why": why}
 
 
 class RecordWriter:
