@@ -248,7 +248,7 @@ def test_init_refuses_a_network_that_does_not_fit(tmp_path):
     init = str(source.net_path(0))
     runner = CliRunner()
     result = runner.invoke(main, ["train", "--init", "nosuch", str(tmp_path / "a")])
-    assert result.exit_code == 1 and "no such network" in result.output
+    assert result.exit_code == 1 and "no network 'nosuch'" in result.output
     result = runner.invoke(main, ["train", "--init", init, "--game", "connect4",
                                   str(tmp_path / "b")])
     assert result.exit_code == 1 and "is a hex network, not connect4" in result.output

@@ -165,16 +165,12 @@ def run_cmd(directory, game, size, hours, generations, workers, backend, quiet,
 
 def _init_settings(text: str, game: str | None) -> dict:
     """The run settings a ``--init`` network fixes: its file (absolute), game, shape, frame."""
-    from boardai.engines.nn_engine import shipped_networks
+    from boardai.engines.nn_engine import network_path
     from boardai.nn.model import load
-    path = shipped_networks().get(text) or Path(text).expanduser()
     try:
-        found = bool(text) and Path(path).is_file()
-    except (OSError, ValueError):              # a name too long, a NUL byte
-        found = False
-    if not found:
-        names = ", ".join(shipped_networks()) or "none"
-        raise Fail(f"--init {text}: no such network (shipped: {names}; or a .npz file)")
+        path = network_path(text)
+    except ValueError as exc:
+        raise Fail(f"--init: {exc}") from None
     try:
         c = load(path).config
     except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
@@ -522,9 +518,10 @@ def teacher_cmd(out, teacher, mohex, playouts, size, seconds, games, jobs, backe
               help="Seed of the split, the initial weights and the batches.")
 @click.option("--threads", type=Int(1, 256), default=1, show_default=True,
               help="PyTorch threads.")
-@click.option("--init", "init", metavar="NETWORK.npz", type=click.Path(dir_okay=False),
-              help="Start from this network file (e.g. a shipped one) instead of random "
-                   "weights: its shape replaces --blocks and --channels.")
+@click.option("--init", "init", metavar="NETWORK",
+              help="Start from this network (a shipped one's name, e.g. connect4-7x6, or a "
+                   ".npz file) instead of random weights: its shape replaces --blocks and "
+                   "--channels.")
 @click.option("--balance", type=Float(1, 100), default=1.0, show_default=True,
               help="Connect Four labels: repeat the positions of the rarer solver test classes "
                    "(stones played, moves left) towards the largest class's count, at most "
@@ -554,6 +551,12 @@ def supervised_cmd(data, directory, epochs, blocks, channels, batch, lr, weight_
     _need_torch()
     from boardai.train import supervised as sv
 
+    if init is not None:
+        from boardai.engines.nn_engine import network_path
+        try:
+            init = network_path(init)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--init") from None
     settings = sv.Settings(blocks=blocks, channels=channels, batch=batch, lr=lr,
                            weight_decay=weight_decay, schedule=schedule, seed=seed,
                            holdout=holdout, value_mix=value_mix, value_weight=value_weight,

@@ -38,15 +38,24 @@ def _shipped_text() -> str:
     return f"a shipped network ({names}) or a path to a .npz written by boardai.nn"
 
 
-def _model(text: str) -> str:
-    """``model=``: a shipped network's name or an existing file; the path as text."""
+def network_path(text: str) -> str:
+    """A shipped network's name or an existing file, as the file's path; ValueError naming what
+    is accepted (``model=``, ``train --init``)."""
     shipped = shipped_networks()
     if text in shipped:
         return str(shipped[text])
-    path = Path(text).expanduser()
-    if not path.is_file():
-        raise ValueError(f"no network {text!r}: give {_shipped_text()}")
-    return str(path)
+    try:
+        found = bool(text) and Path(text).expanduser().is_file()
+    except (OSError, ValueError):              # a name too long for a path, a NUL byte
+        found = False
+    if not found:
+        raise ValueError(f"no network {text[:80]!r}: give {_shipped_text()}")
+    return str(Path(text).expanduser())
+
+
+def _model(text: str) -> str:
+    """``model=``: a shipped network's name or an existing file; the path as text."""
+    return network_path(text)
 
 
 _model.__name__ = "a network name or file"
@@ -177,5 +186,5 @@ class PolicyEngine(Engine):
                           info={"prior": float(priors[0, best])})
 
 
-__all__ = ["NetworkEvaluator", "NnEngine", "PolicyEngine", "load_network", "network_for",
-           "shipped_networks"]
+__all__ = ["load_network", "network_for", "network_path", "NetworkEvaluator", "NnEngine",
+           "PolicyEngine", "shipped_networks"]

@@ -38,6 +38,7 @@ from boardai.games.connect4.board import Connect4Board
 
 FORMAT = "boardai-connect4-solver-labels"
 WIDTH, HEIGHT = 7, 6
+GAME = Connect4Board.game_name
 FULL_COLUMN = -1000
 # (first stones, last stones, weight): the three bands of the solver test classes
 BANDS = ((9, 14, 0.3), (15, 28, 0.5), (29, 41, 0.2))
@@ -60,7 +61,7 @@ def position_key(moves: str, width: int = WIDTH) -> str:
 
 def test_set_keys(data_dir=None) -> set[str]:
     """The keys of every position of the solver test classes (all lines of all six)."""
-    from boardai.bench.solver import CLASS_NAMES, DATA_DIR, read_set
+    from boardai.solvers.connect4.testsets import CLASS_NAMES, DATA_DIR, read_set
     return {position_key(p) for name in CLASS_NAMES
             for p, _ in read_set(name, DATA_DIR if data_dir is None else data_dir)}
 

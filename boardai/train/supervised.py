@@ -201,15 +201,15 @@ def load_labels(paths, settings: Settings) -> Data:
         arrays["target"] = arrays["result"].copy()
         arrays["exact"] = True
     return Data(c4_labels.WIDTH, train, held, (len(train_recs), len(held_recs)), notes,
-                game="connect4", height=c4_labels.HEIGHT)
+                game=c4_labels.GAME, height=c4_labels.HEIGHT)
 
 
 def balanced(records: list[dict], most: float) -> list[dict]:
-    """``records`` with each solver test class's positions (``bench.solver.classify``: stones
-    played and moves left with perfect play) repeated towards the largest class's count, each
+    """``records`` with each solver test class's positions (``solvers.connect4.testsets``'s
+    ``classify``: stones played and moves left with perfect play) repeated towards the largest class's count, each
     at most ``most`` times: random positions are mostly soon decided (middle-easy), the
     positions of long games (middle-medium, begin-hard) rarer."""
-    from boardai.bench.solver import classify, moves_left
+    from boardai.solvers.connect4.testsets import classify, moves_left
     groups: dict[str | None, list[dict]] = {}
     for r in records:
         n = len(r["moves"])
