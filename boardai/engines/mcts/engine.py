@@ -44,6 +44,8 @@ DEFAULT_TIME = 1.0
 SLICE_S = 0.005          # target length of one jitted slice between clock checks
 MAX_C = 100.0            # option ranges (see `boardai engines`)
 MAX_EXPAND = 1_000_000
+MAX_CELLS = 26 * 26      # the largest board's cells (settle's empty cells)
+MAX_SETTLE_NODES = 10**9
 MAX_MEMORY_MB = 65536    # 64 GiB; node indices are int32, so at most 2**31 nodes in any case
 NO_KNOWLEDGE = np.empty(0, dtype=np.float64)
 NO_FILLS = np.zeros((1, 0), dtype=np.int64)       # run_simulations without fills
@@ -142,15 +144,16 @@ class MctsEngine(Engine):
                "docs/experiments.md)"),
         Option("settle", int, None, "a tree node with at most this many empty cells goes once "
                "to the game's exact late-game search (Connect Four past 64 cells: pruned by the "
-               "threat rules), whose win or loss proves it (default: the game's; 0 off)", min=0),
+               "threat rules), whose win or loss proves it (default: the game's; 0 off)", min=0,
+               max=MAX_CELLS),
         Option("settle_nodes", int, None, "with settle: the search's nodes for one tree node "
-               "(default: the game's)", min=1),
+               "(default: the game's)", min=1, max=MAX_SETTLE_NODES),
         Option("settle_visits", int, None, "with settle: the visits at which a node is searched "
-               "(default: the game's)", min=1),
+               "(default: the game's)", min=1, max=MAX_EXPAND),
         Option("rule", float, 0.0, "when a tree node grows its children, the game's static rule "
                "on its position (Connect Four past 64 cells: the zugzwang rule of threat "
                "parity on a quiet position) counts as this many visits at its result (0 off)",
-               min=0),
+               min=0, max=MAX_EXPAND),
         # each game's playout switches (Hex: bridge, Connect Four: tactics), from its description
         *(Option(sw.option, parse_bool, None, sw.help + " (default: "
                  + ("on" if sw.option in defaults_for(g.name).playouts else "off") + ")")
