@@ -442,6 +442,7 @@ def _worker_main(conn, warm: bool) -> None:
                 stop.set()
         elif what == "release":
             engines.release(item[1])
+            _give_back_memory()
         elif what == "ping":
             send(("pong", item[1]))
         elif what == "exit":
@@ -450,6 +451,16 @@ def _worker_main(conn, warm: bool) -> None:
         stop.set()
     pool.shutdown(wait=False, cancel_futures=True)
     engines.close()
+
+
+def _give_back_memory() -> None:
+    """Hand the freed heap pages back to the system (glibc's ``malloc_trim``): a released game's
+    trees were freed into the malloc arenas of the threads that searched, which keep them."""
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):        # not glibc: nothing to do
+        pass
 
 
 def _error_text(exc: BaseException) -> str:
