@@ -26,7 +26,6 @@ it).
 from __future__ import annotations
 
 import json
-import os
 import random
 import time
 from pathlib import Path
@@ -34,6 +33,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
+from boardai._files import write_atomic
 from boardai.games.connect4.board import Connect4Board
 
 FORMAT = "boardai-connect4-solver-labels"
@@ -57,6 +57,18 @@ def position_key(moves: str, width: int = WIDTH) -> str:
         cols[int(ch) - 1].append("ab"[k % 2])
     text = ["".join(c) for c in cols]
     return min("/".join(text), "/".join(reversed(text)))
+
+
+def _start_file(path: Path, header: dict, records: list[dict]) -> None:
+    """Make ``path`` hold exactly ``header`` and ``records`` before appending (a torn last line
+    of an interrupted run cut off), or start it with ``header`` alone."""
+    if records or (path.exists() and path.stat().st_size > 0):
+        good = b"".join(json.dumps(r).encode() + b"\n" for r in [header, *records])
+        if path.read_bytes() != good:
+            write_atomic(path, good)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(header) + "\n")
 
 
 def test_set_keys(data_dir=None) -> set[str]:
@@ -152,15 +164,7 @@ def generate(path, positions: int, seed: int = 1, seconds: float = 3.0,
             raise LabelError(f"{path} was made with seed {old.get('seed')}, not {seed}: give "
                              "the same seed to go on, or another file")
         header = old
-        # cut a torn last line off before appending
-        good = b"".join(json.dumps(r).encode() + b"\n" for r in [header, *records])
-        if path.read_bytes() != good:
-            tmp = path.with_suffix(path.suffix + ".tmp")
-            tmp.write_bytes(good)
-            os.replace(tmp, path)
-    else:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(header) + "\n")
+    _start_file(path, header, records)
     exclude = test_set_keys() if exclude is None else exclude
     seen = {position_key(r["moves"]) for r in records if "moves" in r}
     done = {r["i"] for r in records}
@@ -222,14 +226,7 @@ def generate_from_games(path, games: list[str], first: int = 9, seconds: float =
         header, records = read_labels(path, log)
         if header.get("seed") != "games":
             raise LabelError(f"{path} holds random positions, not positions of games")
-        good = b"".join(json.dumps(r).encode() + b"\n" for r in [header, *records])
-        if path.read_bytes() != good:
-            tmp = path.with_suffix(path.suffix + ".tmp")
-            tmp.write_bytes(good)
-            os.replace(tmp, path)
-    else:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(header) + "\n")
+    _start_file(path, header, records)
     exclude = test_set_keys() if exclude is None else exclude
     seen = {position_key(r["moves"]) for r in records if "moves" in r}
     done = {r["i"] for r in records}
