@@ -1,7 +1,8 @@
 """``mcts``'s network priors (``net``, ``net_visits``, ``prior_weight``; engines/mcts/network.py):
 the network's policy reaches the tree's PRIOR column and steers the search, each busy node is
-evaluated once, bad or mismatched network files are refused in one line, and without a shipped
-network the engine plays on plainly and says so."""
+evaluated once, its value is mixed into the node's statistics with ``value_weight`` (from the
+right player's side), bad or mismatched network files are refused in one line, and without a
+shipped network the engine plays on plainly and says so."""
 
 from __future__ import annotations
 
@@ -219,3 +220,109 @@ def test_the_default_network_applies_to_its_sizes_only(monkeypatch):
     assert engine._net_default(get_game("hex").new_board(9)) == "auto"
     assert engine._net_default(get_game("hex").new_board(7)) == "off"
     assert make_engine("nn")._net_default(get_game("hex").new_board(9)) == "off"
+
+
+# --- the value head mixed into the tree (value_weight) --------------------------------------
+def test_add_values_counts_the_value_as_visits_for_the_player_who_moved_in():
+    ints, flts, meta = MK.new_tree(16)
+    flts[3, MK.VISITS], flts[3, MK.WINS] = 10.0, 3.0
+    flts[5, MK.VISITS], flts[5, MK.WINS] = 4.0, 4.0
+    params = np.zeros(MK.N_PARAMS)
+    params[MK.P_VALUE] = 5.0
+    # the side to move at node 3 is judged +0.6 (win chance 0.8): the player who moved into it
+    # wins 0.2; node 5's value is out of range and counts as -1 (the mover-in wins)
+    MK.add_values(flts, np.array([3, 5, 7]), 2, np.array([0.6, -3.0, 1.0]), params)
+    assert flts[3, MK.VISITS] == 15.0 and flts[3, MK.WINS] == pytest.approx(3.0 + 5 * 0.2)
+    assert flts[3, MK.Q] == pytest.approx(4.0 / 15.0)
+    assert flts[3, MK.ISQ] == pytest.approx(1.0 / np.sqrt(15.0))
+    assert flts[5, MK.VISITS] == 9.0 and flts[5, MK.WINS] == pytest.approx(9.0)
+    assert flts[7, MK.VISITS] == 0.0               # past count: untouched
+    before = flts.copy()
+    params[MK.P_VALUE] = 0.0                        # off: nothing changes
+    MK.add_values(flts, np.array([3]), 1, np.array([0.9]), params)
+    MK.add_values(flts, np.array([3]), 1, np.array([0.9]), params[:MK.P_VALUE])
+    assert np.array_equal(flts, before)
+
+
+def _hex9(black, white):
+    board = get_game("hex").new_board(9)
+    for i in range(max(len(black), len(white))):
+        for side in (black, white):
+            if i < len(side):
+                board.push(board.parse_move(side[i]))
+    return board
+
+
+CHAIN = ["e1", "e2", "e3", "e4", "e5", "e6", "e7", "e8"]    # Black's: e9 and d9 both finish
+SCATTERED = ["a3", "b5", "h2", "i4", "a7", "h6", "c9", "g9"]
+
+
+def _turned(move):
+    """The cell across the board's long diagonal (Black's edges become White's)."""
+    return "abcdefghi"[int(move[1:]) - 1] + str("abcdefghi".index(move[0]) + 1)
+
+
+@pytest.mark.parametrize("black, white, winner", [
+    (CHAIN, SCATTERED, 0),                          # Black won, Black to move
+    (CHAIN + ["a1"], SCATTERED, 0),                 # Black won, White to move
+    ([_turned(m) for m in SCATTERED], [_turned(m) for m in CHAIN], 1),   # White won, Black to move
+])
+def test_the_shipped_networks_value_favours_the_side_with_a_won_connection(black, white, winner):
+    """The teacher network reads positions in the mover's frame and values them for the side to
+    move; the tree counts wins for the player who moved into a node: the mixed value must
+    favour the player whose connection cannot be stopped, whoever is to move."""
+    board = _hex9(black, white)
+    net = NetPriors("hex-9x9-teacher")
+    net.choose(board, "auto")
+
+    class Tree:
+        ints, flts, meta = MK.new_tree(256)
+        queue_states, queue_nodes = net.queue(board.state)
+    tree = Tree()
+    params = np.zeros(MK.N_PARAMS)
+    params[MK.P_EXPAND], params[MK.P_VALUE] = 2.0, 10.0
+    assert MK.expand_root(tree.ints, tree.flts, tree.meta, board.state, params, np.zeros(0))
+    tree.queue_states[0], tree.queue_nodes[0], tree.meta[MK.QUEUED] = board.state, 0, 1
+    net.flush(tree, None, params)
+    assert tree.flts[0, MK.NET] == 2.0 and tree.flts[0, MK.VISITS] == 10.0
+    moved_in = 1 - (len(board.move_stack) & 1)      # the player whose wins the root counts
+    chance = tree.flts[0, MK.WINS] / tree.flts[0, MK.VISITS]
+    winner_chance = chance if moved_in == winner else 1.0 - chance
+    assert winner_chance > 0.9, (chance, moved_in, winner)
+
+
+@pytest.mark.parametrize("weight", [0.0, 7.0])
+def test_the_engines_value_weight_reaches_the_evaluated_nodes(planted, weight):
+    """The planted network's value is 0 (its value head is all zeros): each evaluated node
+    gains ``weight`` visits at 1/2, the root among them, on top of the simulations."""
+    board = get_game("hex").new_board(5)
+    engine = make_engine(f"mcts:seed=3,mustplay=0,net={planted},net_visits=3,prior_weight=50,"
+                         f"value_weight={weight:g}")
+    result = engine.play(board, Limit(sims=600))
+    tree = engine._trees[0]
+    root = tree.root
+    assert tree.flts[root, MK.NET] == 2.0
+    assert tree.flts[root, MK.VISITS] == result.info["sims"] + weight
+    used = int(tree.meta[MK.USED])
+    evaluated = np.flatnonzero(tree.flts[:used, MK.NET] == 2.0)
+    assert len(evaluated) == result.info["net_evals"] > 1
+    # an evaluated node's own visits (its virtual ones taken off) are what passed through it:
+    # its children's own visits and the few playouts before it grew them (expand=2)
+    own = tree.flts[:used, MK.VISITS] - weight * (tree.flts[:used, MK.NET] == 2.0)
+    left = [own[n] - own[int(tree.ints[n, MK.CHILD]):int(tree.ints[n, MK.CHILD])
+                         + int(tree.ints[n, MK.NCHILD])].sum() for n in evaluated if n != root]
+    assert min(left) >= 0 and np.median(left) <= 2, left
+
+
+def test_value_weight_is_an_option_with_its_bounds_and_defaults():
+    from boardai.engines.mcts import defaults as D
+    from boardai.engines.mcts.engine import MctsEngine
+    from boardai.games import all_games
+    assert make_engine("mcts:value_weight=2.5").opts["value_weight"] == 2.5
+    assert make_engine("mcts:value_weight=0").opts["value_weight"] == 0.0
+    for bad in ("-1", "nan", "inf", "abc", "1e308"):
+        with pytest.raises(ValueError, match="value_weight"):
+            make_engine(f"mcts:value_weight={bad}")
+    help_text = {o.name: o.help for o in MctsEngine.options}["value_weight"]
+    for name in all_games():
+        assert f"{name} {D.defaults_for(name).value_weight:g}" in help_text

@@ -224,7 +224,8 @@ CANDIDATES = ("-1", "0", "nan", "inf", "1e308", "abc", "")
 # which candidates an option accepts (every other one must be refused); an option missing here
 # fails test_the_bad_value_table_covers_every_option, so a new option gets its bad values
 ACCEPTS_ZERO = {"seed", "bf_below", "c", "rave_bias", "resign", "c_puct", "fpu", "solver",
-                "ahead", "patterns", "local", "mustplay", "prior_weight", "settle", "rule"}
+                "ahead", "patterns", "local", "mustplay", "prior_weight", "settle", "rule",
+                "value_weight"}
 COMMANDS = ("analyse", "play", "match", "tournament")
 
 

@@ -25,7 +25,8 @@ class MctsDefaults:
     ``net``: the network whose priors guide the tree (``off``, ``auto``: the one shipped for
     the board's size, or a shipped network's name) on square boards of the sizes in
     ``net_sizes`` (empty: every size); ``net_visits``, ``prior_weight``: the visits at which a
-    node asks the network, and the progressive-bias constant of its priors (``network.py``).
+    node asks the network, and the progressive-bias constant of its priors (``network.py``);
+    ``value_weight``: the visits the network's value of an evaluated node counts as (0 off).
     ``settle``: a tree node with at most this many empty cells is searched exactly by the
     game's late-game search (``games/kernel.py: settle``), once, for up to ``settle_nodes``
     nodes, when it has ``settle_visits`` visits (0 off).
@@ -42,6 +43,7 @@ class MctsDefaults:
     net_sizes: frozenset[int] = field(default_factory=frozenset)
     net_visits: int = 40
     prior_weight: float = 1.0
+    value_weight: float = 0.0
     settle: int = 0
     settle_nodes: int = 2000
     settle_visits: int = 32

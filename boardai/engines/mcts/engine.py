@@ -13,13 +13,15 @@ once (the trees stop); otherwise the trees' move stands (``root_solver.py``).  W
 the game's solver player's knowledge of a node's position prunes and proves the tree
 (``knowledge.py``).  Both talk to the solver through ``solvers.base.SolverPlayer``.  With
 ``net`` a network's policy becomes the priors of the nodes that reach ``net_visits`` visits,
-evaluated in batches between slices (``network.py``).
+evaluated in batches between slices, and with ``value_weight`` its value counts as that many
+visits of each node it evaluates (``network.py``).
 """
 
 from __future__ import annotations
 
 import sys
 import time
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
@@ -206,6 +208,12 @@ class MctsEngine(Engine):
                "patterns' priors, if on, serve until the network's arrive; default: the game's, "
                + ", ".join(f"{g.name} {defaults_for(g.name).prior_weight:g}"
                            for g in all_games().values()) + ")", min=0, max=1e6),
+        Option("value_weight", float, None, "with net: the network's value of a node it "
+               "evaluates (same call as the priors) counts as this many visits of the node at "
+               "the network's win chance, mixed with its playouts' results (as MoHex-3HNN); 0 "
+               "off (default: the game's, " + ", ".join(
+                   f"{g.name} {defaults_for(g.name).value_weight:g}"
+                   for g in all_games().values()) + ")", min=0, max=MAX_EXPAND),
         Option("mustplay", int, None, "H-search knowledge in the tree, where the game's solver "
                "module offers it (Hex, boards up to 128 cells): at the root before searching "
                "and at every node that reaches this many visits, the moves outside the "
@@ -253,7 +261,10 @@ class MctsEngine(Engine):
         self._solvers: dict[str, SolverPlayer | None] = {}
         self._analysing = False
         self._prior_table = NO_KNOWLEDGE
-        self._knowledge = TreeKnowledge(self._solver_player, self.opts)   # mustplay= (knowledge.py)
+        # the knowledge reaches the solver player through a weak reference: a bound method
+        # would tie the engine into a cycle, and its trees (hundreds of MB) would wait for the
+        # garbage collector after the engine is dropped
+        self._knowledge = TreeKnowledge(_weak_call(self._solver_player), self.opts)   # mustplay=
         self._mustplay = 0                     # this move's knowledge threshold (0: off)
         self._net = NetPriors(opts.get("net"))   # net= (network.py)
         self._use_patterns = False             # this move: the pattern priors are on
@@ -319,8 +330,10 @@ class MctsEngine(Engine):
         if local is None:
             local = defaults.local
         self._use_patterns = patterns > 0 and game.move_patterns is not None
-        net_visits = 0.0
+        net_visits = value_weight = 0.0
         if self._net.network is not None:
+            value = self.opts.get("value_weight")
+            value_weight = float(defaults.value_weight if value is None else value)
             weight = self.opts.get("prior_weight")
             patterns = defaults.prior_weight if weight is None else weight
             visits = self.opts.get("net_visits")
@@ -343,7 +356,8 @@ class MctsEngine(Engine):
                                else self.opts["settle_nodes"]),
                          float(defaults.settle_visits if self.opts.get("settle_visits") is None
                                else self.opts["settle_visits"]),
-                         float(self.opts.get("rule") or 0.0)])
+                         float(self.opts.get("rule") or 0.0),
+                         value_weight])
 
     def _mustplay_visits(self, board: Board) -> int:
         """Visits a node needs for the tree knowledge (``mustplay``; the game's default), 0 off.
@@ -382,7 +396,7 @@ class MctsEngine(Engine):
             tree.queue_nodes[q] = root
             tree.flts[root, MK.NET] = 1.0
             tree.meta[MK.QUEUED] = q + 1
-        self._net.flush(tree, deadline)
+        self._net.flush(tree, deadline, params)
 
     def _forks(self, board: Board) -> bool:
         """Fork checks at expansion: the ``forks`` option (never without ``checks``)."""
@@ -428,7 +442,7 @@ class MctsEngine(Engine):
                 # a timed search waits for a batch worth the call (NET_BATCH positions, or
                 # NET_HOLD slices); a sims= search evaluates after every (fixed) slice
                 if deadline is None or held >= NET_HOLD or tree.meta[MK.QUEUED] >= NET_BATCH:
-                    self._net.flush(tree, deadline)
+                    self._net.flush(tree, deadline, params)
                     held = 0
             if mustplay_visits:
                 self._knowledge.grow(tree, mustplay_visits, deadline)
@@ -680,9 +694,23 @@ class MctsEngine(Engine):
             tree.history = None
 
     def close(self) -> None:
+        """Stop the tree threads and free the trees (the next search starts afresh)."""
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+        self._trees = []
+
+
+def _weak_call(method: Callable) -> Callable:
+    """``method`` (bound) called through a weak reference to its object."""
+    ref = weakref.WeakMethod(method)
+
+    def call(*args, **kwargs):
+        bound = ref()
+        if bound is None:
+            raise ReferenceError("the engine was dropped")
+        return bound(*args, **kwargs)
+    return call
 
 
 def _mark_lost(tree: _Tree, moves: set[int]) -> bool:
@@ -719,6 +747,7 @@ def _load_kernels(board: Board) -> None:
                        NO_KNOWLEDGE, NO_FILLS, NO_FILL_OF, np.zeros((0, state.shape[0]),
                                                                    dtype=np.int64), NO_QUEUE)
     MK.write_priors(ints, flts, NO_QUEUE, 0, np.zeros((1, int(board.num_actions))))
+    MK.add_values(flts, NO_QUEUE, 0, np.zeros(1), params)
     MK.expand_root(ints, flts, meta, state, params, NO_KNOWLEDGE)
     MK.compact_tree(ints, flts, meta, *MK.new_tree(64)[:2])
     _KERNELS_LOADED = True

@@ -30,7 +30,8 @@ empty cells is given to the game's exact late-game search, ``settle``, once, whe
 simulation passes it with SETTLE_VISITS visits, for at most SETTLE_NODES nodes: a win or loss
 it finds is the node's proof; 0 off; a shorter ``params`` leaves it off), RULE (when a node
 grows its children, the game's static rule on its position, ``rule_result``, where it applies,
-counts as RULE visits at its result; 0 off).  ``knowledge`` serves both.
+counts as RULE visits at its result; 0 off), VALUE (the network's value of a node it evaluates
+counts as VALUE visits at that value, ``add_values``; 0 off).  ``knowledge`` serves both.
 
 Priors (as MoHex 2.0): when a node grows its children and BIAS > 0, the game's ``move_weights``
 hook weighs them from ``knowledge`` (its learned table; empty: none), and each child's PRIOR is
@@ -44,6 +45,10 @@ queue (``queue_states[i]``, ``queue_nodes[i]``, ``meta[QUEUED]`` of them, each n
 NET column says so) and the simulations go on; between slices the engine evaluates the queue in
 one batch and ``write_priors`` puts the network's policy into the children's PRIOR, where the
 same progressive bias reads it.  A full queue takes no more nodes (they join on a later visit).
+With VALUE > 0 the network's value of the same position (it comes with the policy) is mixed
+into the node's statistics (``add_values``): VALUE visits at the network's win chance for the
+player who moved into the node, as the RULE visits are; they weigh as much as VALUE playouts in
+the node's mean, which its parent's selection reads, and fade as real visits come in.
 """
 
 from __future__ import annotations
@@ -66,8 +71,8 @@ UNSEEN = 1e9
 PRIOR_AMAF_N = 8.0        # with priors: each child's starting AMAF samples (at 1/2), as MoHex 2.0
 USED, ROOT, FULL, QUEUED = 0, 1, 2, 3
 P_C, P_RAVE, P_RAVE_BIAS, P_EXPAND, P_CHECKS, P_POLICY, P_FORKS, P_BIAS, P_LOCAL, P_NET = range(10)
-P_SETTLE, P_SETTLE_NODES, P_SETTLE_VISITS, P_RULE = 10, 11, 12, 13
-N_PARAMS = 14
+P_SETTLE, P_SETTLE_NODES, P_SETTLE_VISITS, P_RULE, P_VALUE = 10, 11, 12, 13, 14
+N_PARAMS = 15
 SETTLE_BITS = 15          # the late-game search's table: 2**15 entries, one per run_simulations
 TABLE_SIZE = 1 << 16
 
@@ -507,6 +512,26 @@ def write_priors(ints, flts, nodes, count, priors):
     for i in range(count):
         set_child_priors(ints, flts, nodes[i], priors[i])
         flts[nodes[i], NET] = 2.0
+
+
+@njit(cache=True, nogil=True)
+def add_values(flts, nodes, count, values, params):
+    """The network's values ``values[i]`` (in [-1, 1], for the side to move in the position of
+    ``nodes[i]``, as ``Network.policy_value`` gives them), ``i < count``, mixed into the nodes'
+    statistics: ``params[P_VALUE]`` visits at the win chance ``(1 - value) / 2`` of the player
+    who moved into the node (the one its WINS count for).  Nothing when P_VALUE is 0 or the
+    params are shorter."""
+    if params.shape[0] <= P_VALUE or params[P_VALUE] <= 0.0:
+        return
+    k = params[P_VALUE]
+    rave = params[P_RAVE] != 0.0
+    for i in range(count):
+        node = nodes[i]
+        v = min(1.0, max(-1.0, values[i]))
+        flts[node, VISITS] += k
+        flts[node, WINS] += k * 0.5 * (1.0 - v)
+        flts[node, ISQ] = 1.0 / math.sqrt(flts[node, VISITS])
+        _refresh_q(flts, node, rave, params[P_RAVE_BIAS])
 
 
 @njit(cache=True, nogil=True)

@@ -1,11 +1,15 @@
-"""The network's priors in ``mcts`` (``net``, ``net_visits``, ``prior_weight``), as MoHex-CNN.
+"""The network's priors in ``mcts`` (``net``, ``net_visits``, ``prior_weight``), as MoHex-CNN,
+and its value mixed into the evaluated nodes' statistics (``value_weight``), as MoHex-3HNN.
 
 The plain tree keeps its playouts, RAVE, tree knowledge and solver; a network adds what it knows
 of a position to the children's ``PRIOR`` column, the one the learned move patterns fill and the
 progressive bias reads (``kernel.py``).  A node is evaluated once, when it reaches ``net_visits``
 visits: the jitted simulations copy its position into the tree's queue and go on, and between
 slices the engine evaluates the queue in one batch (``NetPriors.flush``) and writes the priors
-(``kernel.write_priors``).  The root is evaluated before the first slice.
+(``kernel.write_priors``).  The root is evaluated before the first slice.  With
+``value_weight`` the value of the same call counts as that many visits of the node at the
+network's win chance (``kernel.add_values``; the network's value is for the side to move, the
+node's wins for the player who moved into it).
 
 ``net`` is ``auto`` (the network trained from a teacher's games shipped for the board's game and
 exact size, ``boardai/data/networks/<game>-<W>x<H>-teacher.npz``; none shipped: the search runs
@@ -158,9 +162,10 @@ class NetPriors:
         n = self.queue_size()
         return (np.zeros((n, state.shape[0]), dtype=np.int64), np.zeros(n, dtype=np.int64))
 
-    def flush(self, tree, deadline: float | None) -> None:
+    def flush(self, tree, deadline: float | None, params: np.ndarray | None = None) -> None:
         """Evaluate the positions waiting in ``tree``'s queue (as many as fit before
-        ``deadline``) and write their priors; the rest wait."""
+        ``deadline``) and write their priors, and their values as ``params``' VALUE visits
+        (``kernel.add_values``; none without ``params``); the rest wait."""
         waiting = int(tree.meta[MK.QUEUED])
         if waiting == 0 or self.network is None:
             return
@@ -172,8 +177,10 @@ class NetPriors:
                 return
         states, nodes = tree.queue_states, tree.queue_nodes
         clock = time.perf_counter()
-        priors, _ = self.network.policy_value(states[:n])
+        priors, values = self.network.policy_value(states[:n])
         MK.write_priors(tree.ints, tree.flts, nodes, n, np.asarray(priors, dtype=np.float64))
+        if params is not None and params[MK.P_VALUE] > 0.0:
+            MK.add_values(tree.flts, nodes, n, np.asarray(values, dtype=np.float64), params)
         took = time.perf_counter() - clock
         self.cost = 0.7 * self.cost + 0.3 * (took / n)
         self.evals += n
