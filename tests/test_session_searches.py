@@ -179,3 +179,34 @@ def test_records_are_written_off_the_loop_before_the_answer_and_a_failure_is_sai
         s = client.get(f"/api/games/{gid}").json()
         assert "no longer recorded" in s["message"] and len(s["moves"]) == 4
         assert sessions.get(gid).record_path is None
+
+
+@pytest.mark.parametrize("text, spec", [
+    ("hex 9", "mcts:sims=300,seed=1"), ("hex 9", "mcts:sims=300,seed=1,mustplay=50"),
+    ("connect4 7x6", "mcts:sims=300,seed=1"), ("connect4 7x6", "solver:time=0.2"),
+    ("hex 5", "solver"), ("hex 7", "nn:sims=20"), ("connect4 7x6", "alphabeta:depth=4"),
+])
+def test_a_released_engine_is_freed_at_once_not_by_the_garbage_collector(text, spec):
+    """A worker plays hundreds of games: a seat's engine, once released, must be freed by its
+    reference count.  An engine in a reference cycle kept its trees (hundreds of MB) until a
+    collection of the oldest generation, and the workers' memory grew by gigabytes."""
+    import gc
+    import weakref
+
+    from boardai.session.searches import Engines
+    board = _board(text, ())
+    engines = Engines()
+    engine, _ = engines.get(("g", "black"), spec)
+    for _ in range(2):
+        board.push(engine.play(board, move_limit(engine, per_move=0.2)).move)
+    gone = weakref.ref(engine)
+    del engine
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        gc.collect()                   # what was garbage before the release does not count
+        engines.release("g")
+        assert gone() is None
+    finally:
+        if was_enabled:
+            gc.enable()
