@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import assume, given, settings, strategies as st
 
 from boardai.cli import main
 from boardai.games.hex.board import HexBoard
+from boardai.solvers.answer import Watch
 from boardai.solvers.hex import book as hex_book
 from boardai.solvers.hex import openings as hex_openings
 from boardai.solvers.hex import player as hex_player
@@ -449,3 +451,13 @@ def test_solver_engine_warm_up_loads_the_search_for_the_board_kind():
     assert 2 in hex_player._LOADED
     assert engine._mcts is not None
     assert board.ply == 0
+
+
+def test_move_outcomes_tells_a_watch_each_cell_and_a_stop_ends_the_cells():
+    board = HexBoard(4)
+    told: dict[int, int] = {}
+    out = hex_solver.move_outcomes(board, None, Watch(on_score=told.__setitem__))
+    assert told == out and len(out) == 16 and set(out.values()) == {1, -1}
+    stop = threading.Event()
+    stop.set()
+    assert hex_solver.move_outcomes(board, None, Watch(stop=stop)) == {}

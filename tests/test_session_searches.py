@@ -80,6 +80,35 @@ def test_an_analysis_streams_and_a_stop_ends_it(workers):
     assert final["done"] and result.time_s < 60      # stopped, not run for its hour
 
 
+@pytest.mark.parametrize("stop", [False, True])
+def test_a_solve_in_a_worker_streams_its_columns_and_a_stop_keeps_them(workers, stop):
+    """A solve in a worker process sends each column as it settles, then its answer: exact,
+    or (stopped once a first column settled; the position takes the solver seconds more) the
+    columns settled with the rest named unsettled."""
+    board = _board("connect4 7x6", tuple("4444333" if not stop else "12345671"))
+
+    async def go():
+        loop = asyncio.get_running_loop()
+        workers.bind(loop)
+        messages: list[dict] = []
+        done: asyncio.Future = loop.create_future()
+        ticket = workers.submit(Job("solve", board, "solver"), messages.append,
+                                lambda r, e: done.set_result((r, e)))
+        if stop:
+            while not messages:                   # the first settled column
+                await asyncio.sleep(0.02)
+            ticket.stop()
+        return await asyncio.wait_for(done, 300), messages
+    (final, error), messages = asyncio.run(go())
+    assert error is None and messages and all(m["solving"] for m in messages)
+    for before, after in zip(messages, messages[1:]):
+        assert before["scores"].items() <= after["scores"].items()
+    assert messages[-1]["scores"].items() <= final["scores"].items()
+    assert not final["solving"] and final["exact"] != stop and final["stopped"] == stop
+    assert set(final["scores"]) | set(final["unsettled"]) == set("1234567")
+    assert bool(final["unsettled"]) == stop
+
+
 def test_an_engine_error_comes_back_as_an_error(workers):
     board = _board("hex 5", ())
     result, error, _ = asyncio.run(_search(workers, Job("move", board, "nosuch",

@@ -109,6 +109,22 @@ def test_the_solver_engine_keeps_the_settled_moves_when_its_time_runs_out():
     assert snaps and snaps[0].info["solving"] and snaps[-1].info["scores"] == {"3": 18, "7": 18}
 
 
+def test_without_fallback_the_answer_is_what_the_solver_settled_not_an_mcts_move():
+    """``fallback=0`` (the web page's Solve): where the time runs out the answer holds the
+    settled moves and says why; no mcts searches in the rest of the time."""
+    engine = make_engine("solver:book=0,tt_bits=18,fallback=0")
+    try:
+        result = engine.analyse(_board(THREAT), Limit(time=1e-6))
+    finally:
+        engine.close()
+    assert result.info["exact"] is False and "fallback" not in result.info
+    assert "not solved in" in result.info["why"] and not result.info.get("stopped")
+    assert result.info["scores"] == {"3": WIN_NOW, "7": WIN_NOW}
+    assert result.info["unsettled"] == ["1", "2", "4", "5", "6"]
+    assert result.name in ("3", "7") and result.nodes == 0
+    assert engine._mcts is None                   # the fallback engine was never made
+
+
 def test_the_solver_engine_stopped_answers_with_what_it_settled():
     engine = make_engine("solver:book=0,exact=1,tt_bits=18")
     engine.stop = threading.Event()

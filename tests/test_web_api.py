@@ -13,6 +13,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -338,6 +339,78 @@ def test_solve_marks_hex_cells(client, warm_solvers):
     answer = client.post(f"/api/games/{s['id']}/solve").json()
     assert answer["exact"] and answer["scores"]["b2"] == 1
     assert set(answer["scores"].values()) <= {1, -1}
+
+
+def solve_streamed(client, gid, stop=False):
+    """(the solve messages the websocket brought, the answer of ``POST .../solve``) for one
+    Solve, read until the final message (``solving`` false); with ``stop``, the solve is
+    stopped (``{"search": "solve"}``) once a first move has settled."""
+    answer: dict = {}
+    messages = []
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        assert ws.receive_json()["type"] == "state"
+        asking = threading.Thread(target=lambda: answer.update(
+            client.post(f"/api/games/{gid}/solve").json()))
+        asking.start()
+        while True:
+            msg = ws.receive_json()
+            if msg["type"] != "solve":
+                continue
+            messages.append(msg)
+            if not msg["solving"]:
+                break
+            if stop and msg["scores"]:
+                assert client.post(f"/api/games/{gid}/stop",
+                                   json={"search": "solve"}).json() == {"ok": True}
+                stop = False
+        asking.join()
+    return messages, answer
+
+
+@pytest.mark.parametrize("game,size,moves", [("connect4", "7x6", "4444333"), ("hex", "4", "")])
+def test_a_solve_streams_each_settled_move_then_the_exact_answer(client, warm_solvers, game,
+                                                                 size, moves):
+    """While the solver searches, each move's exact score is sent as it settles (the settled
+    set only grows, each score as final); then the final exact answer, also the HTTP one."""
+    s = new_game(client, game=game, size=size, black="human", white="human")
+    for move in moves:
+        client.post(f"/api/games/{s['id']}/move", json={"move": move})
+    messages, answer = solve_streamed(client, s["id"])
+    *running, final = messages
+    assert running and all(m["solving"] and not m["exact"] and m["ply"] == len(moves)
+                           for m in running)
+    for before, after in zip(running, running[1:]):
+        assert before["scores"].items() <= after["scores"].items()
+    assert len(running[0]["scores"]) < len(final["scores"])
+    assert final == answer and final["exact"] and not final["stopped"] and not final["unsettled"]
+    assert running[-1]["scores"].items() <= final["scores"].items()
+    for m in running:       # every legal move is either settled or named unsettled
+        assert set(m["scores"]) | set(m["unsettled"]) == set(final["scores"])
+        assert not set(m["scores"]) & set(m["unsettled"])
+    if game == "connect4":
+        from boardai.games.connect4.board import Connect4Board
+        from boardai.solvers.connect4.lines import LineSolver
+        expected = LineSolver(analyze=True).analyze_board(Connect4Board.from_position(moves))
+        assert final["scores"] == {str(c + 1): v for c, v in enumerate(expected) if v != -1000}
+
+
+def test_a_stopped_solve_keeps_the_settled_columns(client, warm_solvers):
+    """Stop (``{"search": "solve"}``) ends a solve with the columns it settled; the rest are
+    named unsettled.  (The position takes the solver seconds after its first column.)"""
+    s = new_game(client, game="connect4", black="human", white="human")
+    for col in "12345671":
+        client.post(f"/api/games/{s['id']}/move", json={"move": col})
+    messages, answer = solve_streamed(client, s["id"], stop=True)
+    *running, final = messages
+    assert running and final == answer
+    assert final["stopped"] and not final["exact"] and not final["solving"]
+    assert final["unsettled"] and not set(final["unsettled"]) & set(final["scores"])
+    assert running[-1]["scores"].items() <= final["scores"].items()
+    assert set(final["scores"]) | set(final["unsettled"]) == set("1234567")
+    state = client.get(f"/api/games/{s['id']}").json()
+    assert not state["analysing"] and not state["thinking"]
+    refused(client.post(f"/api/games/{s['id']}/stop", json={"search": "everything"}), 400,
+            '"solve"')
 
 
 def test_review_fills_the_win_rate_of_every_ply(client):

@@ -400,9 +400,9 @@ def test_review_fills_the_graph_and_solve_scores_the_columns(page):
         page.locator(f'#board .spot[data-x="{n % 2}"][data-y="0"]').click()
         wait_for_human(page, n + 1)
     page.click("#btn-solve")
-    page.wait_for_selector("#board .solve-score")
-    assert page.locator("#board .solve-score").count() == 4
     sync_api.expect(page.locator("#solve-info")).to_contain_text("exact")
+    assert page.locator("#board .solve-score").count() == 4
+    assert page.locator("#board .solve-score.unsettled").count() == 0
     page.fill("#analyse-engine", "mcts:sims=50")
     page.click("#btn-review")
     sync_api.expect(page.locator("#review-progress")).to_contain_text("done", timeout=60_000)
@@ -449,7 +449,8 @@ def test_arena_tab_lists_matches_and_replays_a_stored_game(page):
 def test_solve_marks_hex_cells_won_or_lost(page):
     new_game(page, "hex", "4", white="human")
     page.click("#btn-solve")
-    page.wait_for_selector("#board .solve.won")
+    # the cells stream in as they settle; then the final answer
+    sync_api.expect(page.locator("#solve-info")).to_contain_text("exact")
     assert page.locator("#board .solve.won").count() == 4        # 4x4: the short diagonal wins
     assert page.locator("#board .solve.lost").count() == 12
     won = {page.locator("#board .solve.won").nth(i).get_attribute("data-move") for i in range(4)}
@@ -649,7 +650,7 @@ def test_exact_scores_above_the_columns_with_legend_and_evaluation_bar(page, tmp
         wait_for_human(page, n + 1)
     assert page.locator("#legend").is_hidden()
     page.click("#btn-solve")
-    page.wait_for_selector("#board .solve-score")
+    sync_api.expect(page.locator("#solve-info")).to_contain_text("exact")   # the final answer
     labels = page.locator("#board text.solve-score")
     assert labels.count() == 7
     scores = {labels.nth(i).get_attribute("data-move"): (labels.nth(i).text_content(),
@@ -709,6 +710,34 @@ def test_a_partial_solve_shows_the_settled_columns_and_marks_the_rest(page):
     page.evaluate("""takeSolve({type: "solve", ply: 2, exact: false, scores: {"3": 0},
                                 note: "mcts (not solved in 3.5 s)"})""")
     page.wait_for_selector('#eval-bar[data-black=""]', state="attached")
+
+
+def test_solve_thinks_shows_each_column_as_it_settles_and_stop_keeps_them(page):
+    """Solve on a hard 7x6 position (the solver needs seconds after its first column): the
+    page says thinking at once with a ? over every column, each column's score appears as the
+    server's solve messages bring it, and Stop ends the solve keeping the settled scores."""
+    new_game(page, "connect4", "7x6", white="human")
+    for n, column in enumerate("12345671"):
+        page.locator(f'#board .spot[data-x="{int(column) - 1}"][data-y="0"]').click()
+        wait_for_human(page, n + 1)
+    page.click("#btn-solve")
+    sync_api.expect(page.locator("#solve-info")).to_contain_text("thinking…")
+    sync_api.expect(page.locator("#btn-solve")).to_have_text("Stop")
+    sync_api.expect(page.locator("#legend .key-unsettled")).to_be_visible()
+    settled = "#board text.solve-score:not(.unsettled)"
+    page.wait_for_selector(settled)                     # a first column's score streamed in
+    assert "settled so far" in page.locator("#solve-info").text_content()
+    page.click("#btn-solve")                            # Stop
+    sync_api.expect(page.locator("#solve-info")).to_contain_text("stopped")
+    sync_api.expect(page.locator("#btn-solve")).to_have_text("Solve")
+    labels = page.locator("#board text.solve-score")
+    assert labels.count() == 7
+    shown = {labels.nth(i).get_attribute("data-move"): labels.nth(i).text_content()
+             for i in range(7)}
+    kept = [m for m, text in shown.items() if text != "?"]
+    assert kept and len(kept) < 7                       # the settled ones stay, ? over the rest
+    assert f"{len(kept)} of 7 columns settled" in page.locator("#solve-info").text_content()
+    sync_api.expect(page.locator("#btn-solve")).to_be_enabled()
 
 
 def test_analysis_runs_until_unticked_with_three_lines_and_is_cleared(page):

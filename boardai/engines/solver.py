@@ -4,7 +4,9 @@ The game's perfect-play module comes from ``boardai.solvers.for_game`` (Connect 
 book, then Pons-style alpha-beta; Hex: the opening table, then DFPN with virtual connections).
 The search gets 70% of ``time`` (default 10 s); if that is not enough, or the game has no solver,
 ``mcts`` plays in the rest of the time, ``info["exact"]`` is False and ``info["fallback"]`` says
-why (``exact=1``: always search to the end, however long, or until ``Engine.stop`` is set).
+why (``exact=1``: always search to the end, however long, or until ``Engine.stop`` is set;
+``fallback=0``: the solver gets the whole time and, where it does not finish, the answer is what
+it settled, marked not exact, with ``info["why"]``: no ``mcts`` move).
 ``analyse`` asks the solver for every move's exact score where it can give them (Connect Four)
 and puts them in ``moves`` and ``info["scores"]``.  Where the time runs out first (or the search
 is stopped), ``info["scores"]`` still holds the moves settled so far, ``info["unsettled"]`` names
@@ -51,6 +53,9 @@ class SolverEngine(Engine):
         Option("tt_bits", int, None, "transposition table of 2**tt_bits entries, 8 B each "
                "(Connect Four; default 24 = 128 MiB)", min=TT_BITS[0], max=TT_BITS[1]),
         Option("exact", parse_bool, False, "always solve to the end, however long"),
+        Option("fallback", parse_bool, True, "mcts plays in the rest of the time where the "
+               "solver does not finish (0: the solver gets all the time and the answer is what "
+               "it settled)"),
         seed_option("seed for the mcts fallback"),
     )
 
@@ -72,7 +77,8 @@ class SolverEngine(Engine):
     def _solve(self, board: Board, limit: Limit, every_move: bool) -> PlayResult:
         clock = Stopwatch()
         seconds = limit.time if limit.time is not None else DEFAULT_TIME
-        budget = None if self.opts.get("exact") else seconds * SOLVE_SHARE
+        share = SOLVE_SHARE if self.opts.get("fallback", True) else 1.0
+        budget = None if self.opts.get("exact") else seconds * share
         player = self._player(board)
         if player is None or not player.supports(board):
             return self._search_to_the_end(board, seconds, budget, clock, player is None)
@@ -90,7 +96,8 @@ class SolverEngine(Engine):
         if answer is None and watch is not None and watch.stopped:
             return self._settled(board, watch.settled, clock, solving=False)
         if answer is None:
-            result = self._fallback(board, seconds, clock, f"not solved in {budget:g} s")
+            result = self._fallback(board, seconds, clock, f"not solved in {budget:g} s",
+                                    {} if watch is None else watch.settled)
             if watch is not None:
                 result.info.update(self._settled_info(board, watch.settled))
             return result
@@ -109,9 +116,10 @@ class SolverEngine(Engine):
                 "unsettled": [board.move_name(m) for m in board.legal_moves if m not in settled]}
 
     def _settled(self, board: Board, settled: dict[int, int], clock: Stopwatch,
-                 solving: bool) -> PlayResult:
-        """What is known while a solve runs (``solving``) or after it was stopped: the settled
-        moves' scores, the best of them as the move (the first legal move if none is)."""
+                 solving: bool, stopped: bool = True) -> PlayResult:
+        """What is known while a solve runs (``solving``), after it was stopped or (not
+        ``stopped``, ``fallback=0``) when its time ran out: the settled moves' scores, the best
+        of them as the move (the first legal move if none is)."""
         settled = dict(settled)
         infos = [MoveInfo(m, board.move_name(m), value=float(_sign(s)), winrate=(_sign(s) + 1) / 2)
                  for m, s in sorted(settled.items(), key=lambda ms: -ms[1])]
@@ -120,7 +128,7 @@ class SolverEngine(Engine):
         return PlayResult(best, board.move_name(best), value=value, pv=[board.move_name(best)],
                           time_s=clock(), moves=infos,
                           info={"exact": False, "solving": solving,
-                                **({} if solving else {"stopped": True}),
+                                **({"stopped": True} if stopped and not solving else {}),
                                 **self._settled_info(board, settled)})
 
     def _memory_error(self) -> MemoryError:
@@ -155,8 +163,14 @@ class SolverEngine(Engine):
             self._mcts = MctsEngine(seed=self.opts.get("seed"))
         return self._mcts
 
-    def _fallback(self, board: Board, seconds: float, clock: Stopwatch, reason: str) -> PlayResult:
-        """``mcts``'s move in the time left, marked as not exact."""
+    def _fallback(self, board: Board, seconds: float, clock: Stopwatch, reason: str,
+                  settled: dict[int, int] | None = None) -> PlayResult:
+        """``mcts``'s move in the time left, marked as not exact (``fallback=0``: the moves
+        ``settled`` so far instead, with ``info["why"]``)."""
+        if not self.opts.get("fallback", True):
+            result = self._settled(board, settled or {}, clock, solving=False, stopped=False)
+            result.info["why"] = reason
+            return result
         left = max(0.05, seconds - clock())
         result = self._fallback_engine().play(board, Limit(time=left))
         result.info = {**result.info, "exact": False, "fallback": f"mcts ({reason})"}
@@ -172,7 +186,8 @@ class SolverEngine(Engine):
                 player.load(board)
             except MemoryError:
                 raise self._memory_error() from None
-        self._fallback_engine().warm_up(board, analyse)
+        if self.opts.get("fallback", True):
+            self._fallback_engine().warm_up(board, analyse)
 
     def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
         if board.is_game_over():

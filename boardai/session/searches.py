@@ -8,8 +8,9 @@ search holds the interpreter lock of the process that answers the page.
 
 Both give the caller the same face: ``submit(job, on_message, on_done)`` returns a ``Ticket``
 whose ``stop()`` ends the search within a few milliseconds; ``on_message(dict)`` receives the
-live messages the search sends (analysis snapshots, review progress) and ``on_done(result,
-error)`` its answer or failure, both called on the caller's event loop.  A seat's engine is
+live messages the search sends (analysis snapshots, review progress, a solve's moves as they
+settle) and ``on_done(result, error)`` its answer or failure, both called on the caller's event
+loop.  A stopped solve still answers, with the moves it settled.  A seat's engine is
 kept between moves (``Job.key``: the game and the colour), so an engine that reuses its tree
 goes on where it was; ``release(game)`` closes a game's engines.
 
@@ -45,7 +46,10 @@ FIRST_SLICE = 2.0                # analysis until stopped: slices of 2, 4, 8 ...
 LONGEST_SLICE = 30.0
 UNTIL_STOPPED = 3600.0           # ... for at most an hour
 MULTI_PV = 3                     # candidate moves whose line an analysis message carries
-SOLVE_TIME = 5.0
+SOLVE_TIME = 3.5                 # seconds a solve may search where a stop cannot end it (Hex)
+SOLVE_TIME_STOPPABLE = 20.0      # ... where it can (Connect Four's solver: Stop ends it sooner)
+SOLVE_INFO_EVERY = 0.1           # boards of many moves: at most one solve message this often
+SOLVE_MANY_MOVES = 16            # (fewer legal moves: every settled move is sent at once)
 SEARCH_NICE = 19                 # search threads yield the CPU to the loop that answers
 THREADS_PER_WORKER = 64          # searches one worker runs at once
 
@@ -74,7 +78,7 @@ class Job:
     ``kind``: ``move`` (the seat's engine plays: ``spec``, kept under ``key`` between moves,
     ``per_move`` the caller's time per move), ``analyse`` (``seconds``, None: slices until
     stopped), ``review`` (every position of ``board``'s game from the start, ``seconds`` each)
-    or ``solve`` (the game's solver, a few seconds)."""
+    or ``solve`` (the game's solver: ``solve_time``, or until stopped)."""
 
     kind: str
     board: Board
@@ -228,7 +232,7 @@ def run_job(job: Job, engines: Engines, stop: threading.Event,
         finally:
             _release(engine)
     if job.kind == "solve":
-        return _solve(board)
+        return _solve(board, stop, emit)
     raise ValueError(f"unknown search kind {job.kind!r}")
 
 
@@ -277,21 +281,53 @@ def _review(engine: Engine, final: Board, seconds: float, stop: threading.Event,
     return rates
 
 
-def _solve(board: Board) -> dict:
-    engine = make_engine("solver")
-    try:    # compiling the solver (first use, cold cache) is not solving time
-        engine.warm_up(board, analyse=True)
-        result = engine.analyse(board, Limit(time=SOLVE_TIME))
-    finally:
-        engine.close()
-    scores = result.info.get("scores") or {}
-    return {"type": "solve", "ply": board.ply, "exact": bool(result.info.get("exact")),
-            "scores": {name: int(v) for name, v in scores.items()},
+def solve_time(board: Board) -> float:
+    """The seconds a solve of ``board`` may search: longer where a stop ends the solver's
+    search at once (the page's Stop), a few seconds where it does not."""
+    from boardai.engines.solver import stoppable
+    return SOLVE_TIME_STOPPABLE if stoppable(board) else SOLVE_TIME
+
+
+def solve_message(board: Board, result: PlayResult, solving: bool, stopped: bool) -> dict:
+    """The page's solve message from the ``solver`` engine's (running or final) answer:
+    ``scores`` of the moves settled, ``unsettled`` the moves with a spot that are not (yet),
+    ``solving`` while the search goes on, ``stopped`` when a stop ended it early."""
+    info = result.info
+    scores = {name: int(v) for name, v in (info.get("scores") or {}).items()}
+    exact = bool(info.get("exact")) and not solving
+    unsettled = [name for m in board.legal_moves
+                 if (name := board.move_name(m)) not in scores and board.spot_of(m) is not None]
+    return {"type": "solve", "ply": board.ply, "exact": exact, "solving": solving,
+            "stopped": bool(stopped and unsettled), "scores": scores,
             "spots": {name: (None if (s := board.spot_of(board.parse_move(name))) is None
                              else list(s)) for name in scores},
-            "best": result.name,
-            "note": result.info.get("fallback") or ("exact" if result.info.get("exact")
-                                                    else "not solved")}
+            "unsettled": unsettled, "best": result.name,
+            "note": "solving" if solving else "stopped" if stopped and unsettled else
+            info.get("why") or info.get("fallback") or ("exact" if exact else "not solved")}
+
+
+def _solve(board: Board, stop: threading.Event, emit: Callable[[dict], None]) -> dict:
+    """The game's solver on ``board`` (no mcts in its place: ``solver:fallback=0``), each move
+    sent through ``emit`` as it settles; ``stop`` ends it with what is settled."""
+    engine = make_engine("solver:fallback=0")
+    many = len(board.legal_moves) > SOLVE_MANY_MOVES
+    last = [0.0]
+
+    def on_info(result: PlayResult) -> None:
+        now = time.monotonic()
+        if stop.is_set() or (many and now - last[0] < SOLVE_INFO_EVERY):
+            return
+        last[0] = now
+        emit(solve_message(board, result, solving=True, stopped=False))
+
+    try:    # compiling the solver (first use, cold cache) is not solving time
+        engine.warm_up(board, analyse=True)
+        engine.stop = stop
+        engine.on_info = on_info
+        result = engine.analyse(board, Limit(time=solve_time(board)))
+    finally:
+        _release(engine)
+    return solve_message(board, result, solving=False, stopped=stop.is_set())
 
 
 def _lower_priority() -> None:

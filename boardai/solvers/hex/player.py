@@ -230,8 +230,9 @@ class Player(SolverPlayer):
     def move(self, board, budget: float | None, every_move: bool,
              watch: Watch | None = None) -> Answer | None:
         """A winning move (or the most stubborn loss); None if not solved within ``budget``.
-        ``every_move``: also every cell the solver settles in the time (+1 won, -1 lost;
-        ``watch`` is not told: the cells come all at once)."""
+        ``every_move``: also every cell the solver settles in the time (+1 won, -1 lost), each
+        told to ``watch`` as it settles; a stop set on ``watch`` ends the cells' search (the
+        search for the move itself ends only at ``budget``)."""
         clock = time.perf_counter()
         answer = engine_move(board, budget)
         if answer is None:
@@ -243,6 +244,6 @@ class Player(SolverPlayer):
         scores = None
         if every_move:
             left = None if budget is None else max(0.0, budget - (time.perf_counter() - clock))
-            scores = move_outcomes(board, left)
+            scores = move_outcomes(board, left, watch)
             info = {**info, "scores": {board.move_name(c): v for c, v in scores.items()}}
         return Answer(move, scores=scores, value=value, nodes=int(info.get("nodes", 0)), info=info)

@@ -528,10 +528,12 @@ def think(board, seconds: float) -> int:
     return s.run(s.position(board.cells, mover), mover, time.perf_counter() + seconds)
 
 
-def move_outcomes(board, seconds: float | None) -> dict[int, int]:
+def move_outcomes(board, seconds: float | None, watch=None) -> dict[int, int]:
     """Every cell's exact value for the side to move that the solver settles within
     ``seconds``: +1 the move wins, -1 it loses; cells not settled in time are left out (the
-    swap, when allowed, is not scored).  Used to mark solved cells on a board."""
+    swap, when allowed, is not scored).  Used to mark solved cells on a board.  ``watch``
+    (``solvers.answer.Watch``) is told each cell as it settles; once its stop is set no
+    further cell is searched."""
     check_board(board)
     deadline = None if seconds is None else time.perf_counter() + float(seconds)
     s = solver_for(board.width, board.height)
@@ -541,11 +543,14 @@ def move_outcomes(board, seconds: float | None) -> dict[int, int]:
     for c in [int(x) for x in s.order]:
         if board.cells[c] != 0:
             continue
-        if deadline is not None and time.perf_counter() >= deadline:
+        if (deadline is not None and time.perf_counter() >= deadline) or \
+                (watch is not None and watch.stopped):
             break
         r = s.run(s.child(pos, mover, c), 1 - mover, deadline)
         if r != UNKNOWN:
             out[c] = -r                      # the child's result is the opponent's
+            if watch is not None:
+                watch.score(c, out[c])
     return out
 
 

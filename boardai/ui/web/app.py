@@ -367,7 +367,8 @@ def create_app(store: str | Path | None = None, store_dir: str | Path | None = N
         return JSONResponse({"ok": True})
 
     async def stop(request: Request) -> Response:
-        sessions.get(request.path_params["gid"]).stop_analysis()
+        session = sessions.get(request.path_params["gid"])
+        session.stop_analysis((await _json(request)).get("search"))
         return JSONResponse({"ok": True})
 
     async def review(request: Request) -> Response:
@@ -587,7 +588,7 @@ async def _ws_op(session, text: str) -> dict | None:
         elif op == "analyse":
             session.start_analysis(data.get("engine"), data.get("time"))
         elif op == "stop":
-            session.stop_analysis()
+            session.stop_analysis(data.get("search"))
         elif op == "state":
             return {"type": "state", "state": session.state()}
         else:

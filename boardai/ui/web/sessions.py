@@ -1,12 +1,13 @@
 """The games the web page plays: one ``GameSession`` per game, kept by ``Sessions``.
 
 A session holds the board, who sits on each side (``human`` or an engine built from its spec),
-the clocks, the win-rate known after each move, and at most one running search: the engine's
-own move, an analysis, a review of the whole game or a solve.  Everything that changes a session
-runs on the server's event loop; searches run elsewhere (``boardai.session.searches``: worker
-processes for ``boardai serve``, so no search holds the interpreter lock of the loop; threads
-of this process for tests and scripts) on a copy of the board, send live snapshots back to the
-loop and stop early when told.  A search's answer is applied only if the game has not
+the clocks, the win-rate known after each move, and at most one running search -- the engine's
+own move, an analysis or a review of the whole game -- and beside it at most one solve, whose
+moves are published as they settle.  Everything that changes a session runs on the server's
+event loop; searches run elsewhere (``boardai.session.searches``: worker processes for
+``boardai serve``, so no search holds the interpreter lock of the loop; threads of this process
+for tests and scripts) on a copy of the board, send live snapshots back to the loop and stop
+early when told.  A search's answer is applied only if the game has not
 changed since it started (each change bumps ``generation``), so an undo or a closed tab never
 receives a stale move.  A worker process that dies loses its search, not the game: the engine's
 move is asked again.
@@ -117,7 +118,7 @@ def check_seconds(value: Any, what: str, most: float, default: float) -> float:
 
 @dataclass
 class Search:
-    kind: str                          # engine | analysis | review | solve
+    kind: str                          # engine | analysis | review (self.search), solve
     generation: int
     stop: threading.Event = field(default_factory=threading.Event)
     ticket: Ticket | None = None
@@ -136,6 +137,7 @@ class GameSession:
         self.message: str | None = None
         self.generation = 0
         self.search: Search | None = None
+        self.solving: Search | None = None       # a solve runs beside the search
         self.analysis: tuple[str, float] | None = None    # (spec, seconds) while analysis is on
         self.listeners: set[asyncio.Queue] = set()
         self.last_used = time.monotonic()
@@ -243,6 +245,7 @@ class GameSession:
         self.last_used = time.monotonic()
         self.save_record()
         self._cancel_search()
+        self._stop_solve()
         self._after_change()
 
     def save_record(self, status: str | None = None) -> None:
@@ -417,9 +420,18 @@ class GameSession:
         self._start_analysis(spec, seconds)
         self.publish_state()
 
-    def stop_analysis(self) -> None:
+    def stop_analysis(self, what: Any = None) -> None:
+        """Stop the analysis or review (``what`` "analysis"), the solve ("solve": it answers
+        with the moves it settled) or both (None)."""
+        if what not in (None, "analysis", "solve"):
+            raise WebError(f'search is "analysis" (an analysis or review), "solve" or left out '
+                           f'(both), not {repr(what)[:40]}')
+        if what in (None, "solve"):
+            self._stop_solve(keep=True)
+        if what == "solve":
+            return
         self.analysis = None
-        if self.search is not None and self.search.kind in ("analysis", "review", "solve"):
+        if self.search is not None and self.search.kind in ("analysis", "review"):
             self._cancel_search()
         self.publish_state()
 
@@ -473,28 +485,52 @@ class GameSession:
         self.publish_state()
 
     async def solve(self) -> dict:
-        """Exact values of the moves here where the game's solver settles them in a few seconds
-        (Connect Four: every column's score; Hex: won/lost cells); ``exact`` False otherwise."""
+        """Exact values of the moves here where the game's solver settles them in its time
+        (``searches.solve_time``; Connect Four: every column's score; Hex: won/lost cells);
+        ``exact`` False otherwise.  Each move is published as it settles (solve messages with
+        ``solving`` true); a stop (``stop_analysis``) ends the solve with the moves settled;
+        a new position ends it unpublished.  A second solve replaces the first."""
         if self.over:
             raise WebError("the game is over: nothing to solve")
-        generation = self.generation
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future = loop.create_future()
+        self._stop_solve()
+        search = Search("solve", self.generation)
+        self.solving = search
+        answer: asyncio.Future = asyncio.get_running_loop().create_future()
+
+        def on_message(message: dict) -> None:
+            if self.solving is search and not self.closed:
+                self.publish(message)
 
         def on_done(result: Any, error: BaseException | None) -> None:
-            if answer.done():
-                return
-            if error is not None:
-                answer.set_exception(error)
-            else:
-                answer.set_result(result)
+            # current, or stopped by a Stop on the same position (not replaced, not moved on)
+            published = self.solving is search or (
+                search.stop.is_set() and search.generation == self.generation
+                and not self.closed)
+            if self.solving is search:
+                self.solving = None
+            if error is None and published:
+                self.publish(result)
+            if not answer.done():
+                if error is not None:
+                    answer.set_exception(error)
+                else:
+                    answer.set_result(result)
 
-        self.manager.searches.submit(Job("solve", self.board.copy(), "solver"),
-                                     lambda message: None, on_done)
-        result = await answer
-        if generation == self.generation:
-            self.publish(result)
-        return result
+        search.ticket = self.manager.searches.submit(
+            Job("solve", self.board.copy(), "solver"), on_message, on_done)
+        return await answer
+
+    def _stop_solve(self, keep: bool = False) -> None:
+        """Stop the running solve: its answer (the moves settled) is still published when
+        ``keep`` (a stop asked for), else only returned to its caller."""
+        search = self.solving
+        if search is None:
+            return
+        self.solving = None
+        if keep:
+            search.stop.set()
+        if search.ticket is not None:
+            search.ticket.stop()
 
     def sgf(self) -> str:
         return records.dumps(self.core.record())
@@ -504,6 +540,7 @@ class GameSession:
         links are cut so the memory goes at once, not at the next cycle collection)."""
         self.closed = True
         self._cancel_search()
+        self._stop_solve()
         self.manager.searches.release(self.id)
         self.publish({"type": "closed"})
 

@@ -30,6 +30,7 @@ const app = {
   analysis: null,         // the latest websocket analysis message
   liveWinrates: {},       // ply -> Black's win-rate from analysis messages
   solve: null,            // {ply, scores, exact, note}
+  solving: null,          // {id, ply} while a Solve runs (its button is Stop)
   ws: null,
   wsGame: null,           // the game id the websocket is for
   hoverColumn: null,      // drop games: the column under the pointer
@@ -285,7 +286,10 @@ function applyState(state) {
   app.stateAt = performance.now();
   const live = state.view.ply;
   if (previous && previous.view.ply !== live) {
-    if (app.solve && app.solve.ply !== live) app.solve = null;
+    if (app.solve && app.solve.ply !== live) {
+      app.solve = null;                  // the server stops a solve of another position
+      $("#solve-info").textContent = "";
+    }
     // undo: forget win-rates beyond the position now live
     for (const p of Object.keys(app.liveWinrates)) if (Number(p) > live) delete app.liveWinrates[p];
   }
@@ -952,8 +956,10 @@ function renderSolveButton() {
   if (!s) return;
   const solvable = s.solvable || { ok: true, why: null };
   const button = $("#btn-solve");
-  if (!button.classList.contains("busy")) button.disabled = !solvable.ok || s.view.over;
-  button.title = solvable.ok ? "the exact value of every move" : `not here: ${solvable.why}`;
+  if (!button.classList.contains("busy")) {       // busy: it is the running solve's Stop
+    button.disabled = !solvable.ok || s.view.over;
+    button.title = solvable.ok ? "the exact value of every move" : `not here: ${solvable.why}`;
+  }
   $("#solve-why").textContent = solvable.ok ? "" : `Solve is off here: ${solvable.why}.`;
 }
 
@@ -1119,17 +1125,21 @@ function renderLines(an) {
   }
 }
 
+/** A solve message: streamed while the solver searches (`solving`: each move as it settles),
+ *  then the final answer (exact, or what was settled when the time ran out or Stop was
+ *  pressed: `stopped`), which replaces the partial one. */
 function takeSolve(answer) {
   if (!app.state) return;
   // a streamed "still solving" message that arrives after the final answer of the same solve
   // (the answer also comes by HTTP) is stale: a new Solve clears app.solve first
   const ply = answer.ply ?? app.state.view.ply;
+  if (ply !== app.state.view.ply) return;               // another position's: stale
   if (answer.solving && app.solve && !app.solve.solving && app.solve.ply === ply) return;
   const scores = answer.scores || {};
   // a partial answer (time ran out, or still searching): the legal moves not settled yet
   const unsettled = answer.exact === true ? []
     : Array.isArray(answer.unsettled) ? answer.unsettled
-    : Object.keys(app.state.legal || {}).filter((m) => !(m in scores));
+    : Object.entries(app.state.legal || {}).filter(([m, spot]) => spot && !(m in scores)).map(([m]) => m);
   app.solve = { ply, scores, unsettled,
                 spots: answer.spots || {}, exact: answer.exact, note: answer.note,
                 solving: Boolean(answer.solving) };
@@ -1139,13 +1149,18 @@ function takeSolve(answer) {
   const noun = app.state.view.drops ? "column" : "move";
   if (answer.exact === true) {
     parts.push("exact", `${n} ${noun}${n === 1 ? "" : "s"} scored`);
+    if (answer.stopped) parts.push("stopped");          // Hex: the cells not scored stay blank
   } else if (app.solve.solving) {
     parts.push(`thinking… ${n} of ${total} ${noun}s settled so far`);
+  } else if (answer.stopped) {
+    parts.push(`stopped · ${n} of ${total} ${noun}s settled`);
+    if (unsettled.length && app.state.view.drops) parts.push(`? above the ${unsettled.length === 1 ? "other" : "others"}`);
   } else {
     parts.push(n ? `${n} of ${total} ${noun}s settled` : `no ${noun} settled`);
     if (unsettled.length) parts.push(`${unsettled.length === 1 ? "one was" : "the others were"} still being searched when the time ran out (? above ${unsettled.length === 1 ? "it" : "them"})`);
   }
-  if (answer.note && answer.exact !== true && !app.solve.solving) parts.push(answer.note);
+  if (answer.note && answer.exact !== true && !app.solve.solving && !answer.stopped
+      && answer.note !== "stopped") parts.push(answer.note);
   $("#solve-info").textContent = `Solve: ${parts.join(" · ")}`;
   renderOverlay();
   renderEvalBar();
@@ -1255,7 +1270,7 @@ async function analyseToggled() {
     renderAnalysisInfo();
     renderEvalBar();
     try {
-      await guarded(() => api("POST", `/api/games/${app.state.id}/stop`));
+      await guarded(() => api("POST", `/api/games/${app.state.id}/stop`, { search: "analysis" }));
     } finally {
       app.stopping = false;
     }
@@ -1273,23 +1288,48 @@ async function reviewGame() {
   if (ok === undefined) $("#review-progress").textContent = "";
 }
 
+/** Solve: "thinking…" at once (a ? over every column), each move's score as the server's solve
+ *  messages bring it, the final answer in their place; while it runs the button is Stop, which
+ *  keeps the moves settled so far. */
 async function solvePosition() {
   if (!app.state) return;
+  if (app.solving) {
+    await stopSolve();
+    return;
+  }
   clearMessage();
   const button = $("#btn-solve");
-  button.disabled = true;
-  button.classList.add("busy");
-  $("#solve-info").textContent = "Solving…";
+  const id = app.state.id;
   const ply = app.state.view.ply;
-  if (app.solve && app.solve.ply === ply) app.solve = null;   // this solve's messages count
+  app.solving = { id, ply };
+  button.classList.add("busy");
+  button.textContent = "Stop";
+  button.title = "stop solving: the scores settled so far stay";
+  app.solve = null;                                 // this solve's messages count
+  takeSolve({ type: "solve", ply, exact: false, solving: true, scores: {} });
   try {
-    const answer = await guarded(() => api("POST", `/api/games/${app.state.id}/solve`));
-    if (answer) takeSolve({ ...answer, ply });
-    else $("#solve-info").textContent = "";
+    const answer = await guarded(() => api("POST", `/api/games/${id}/solve`));
+    if (app.state && app.state.id === id) {
+      if (answer) takeSolve({ ...answer, ply });
+      else if (app.solve && app.solve.solving) {     // refused: nothing is being solved
+        app.solve = null;
+        $("#solve-info").textContent = "";
+        renderOverlay();
+      }
+    }
   } finally {
+    app.solving = null;
     button.classList.remove("busy");
+    button.textContent = "Solve";
     renderSolveButton();
   }
+}
+
+/** Stop the running solve; its answer (the scores settled) still comes to solvePosition. */
+async function stopSolve() {
+  if (!app.solving) return;
+  $("#btn-solve").disabled = true;                  // until the answer comes
+  await guarded(() => api("POST", `/api/games/${app.solving.id}/stop`, { search: "solve" }));
 }
 
 /* ---------------------------------------------------------------- SGF */
