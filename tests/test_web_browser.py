@@ -738,6 +738,7 @@ def test_solve_thinks_shows_each_column_as_it_settles_and_stop_keeps_them(page):
     assert kept and len(kept) < 7                       # the settled ones stay, ? over the rest
     assert f"{len(kept)} of 7 columns settled" in page.locator("#solve-info").text_content()
     sync_api.expect(page.locator("#btn-solve")).to_be_enabled()
+    docs_shot(page, "web-solve-stopped.png")
 
 
 def test_analysis_runs_until_unticked_with_three_lines_and_is_cleared(page):
