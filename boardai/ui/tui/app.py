@@ -42,7 +42,7 @@ from boardai.ui.tui.screens import (
 )
 
 HINT_ENGINE = "mcts:sims=20000"        # the hint when no seat has an engine (seeded by --seed)
-SOLVE_TIME = 5.0                        # a timed solve's seconds, as the web page's Solve
+SOLVE_TIME = 5.0                        # a timed solve's seconds (Hex, boards without the line solver)
 
 
 @dataclass
