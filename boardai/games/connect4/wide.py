@@ -131,6 +131,17 @@ def _set_cell(words, base, w, h, c, r):
 
 
 @njit(cache=True, nogil=True)
+def _put_cell(words, base, w, h, c, r):
+    """Set (col c, row r) in the line words starting at ``words[base]`` (no test for four)."""
+    bit_c = np.int64(1) << c
+    bit_r = np.int64(1) << r
+    words[base + r] |= bit_c
+    words[base + h + c] |= bit_r
+    words[base + h + w + c - r + h - 1] |= bit_r
+    words[base + h + w + w + h - 1 + c + r] |= bit_r
+
+
+@njit(cache=True, nogil=True)
 def _would_four(words, base, w, h, c, r):
     """True if a stone on (c, r) added to the line words at ``base`` would make four."""
     bit_c = np.int64(1) << c
@@ -289,28 +300,33 @@ def wide_symmetric(state):
 
 
 @njit(cache=True, nogil=True)
-def _recheck(work, n, w, h, tops, flags, c, safe):
-    """Refresh column c's one-move-win flags (``flags + colour*w + c``) from its landing cell;
-    with ``safe`` also the flags of the cell above it (``flags + 2w + colour*w + c``: the colour
-    would make four on the next playable cell of column c, past a blocked one)."""
+def _refresh(work, n, w, h, tops, masks, c, colour, safe):
+    """Refresh bit c of ``colour``'s one-move-win mask (``work[masks + colour]``: its stone on
+    column c's landing cell makes four); with ``safe`` also of its mask of the cells above
+    (``work[masks + 2 + colour]``: it would make four on the next playable cell of column c,
+    past a blocked one).  A full column has neither."""
+    bit = np.int64(1) << c
+    base = HEADER + colour * n
     r = work[tops + c]
-    if r >= h:
-        work[flags + c] = 0
-        work[flags + w + c] = 0
-        if safe:
-            work[flags + 2 * w + c] = 0
-            work[flags + 3 * w + c] = 0
+    if r < h and _would_four(work, base, w, h, c, r):
+        work[masks + colour] |= bit
     else:
-        work[flags + c] = _would_four(work, HEADER, w, h, c, r)
-        work[flags + w + c] = _would_four(work, HEADER + n, w, h, c, r)
-        if safe:
-            up = _next_row(work, tops + w, c, r + 1, h)
-            if up >= h:
-                work[flags + 2 * w + c] = 0
-                work[flags + 3 * w + c] = 0
-            else:
-                work[flags + 2 * w + c] = _would_four(work, HEADER, w, h, c, up)
-                work[flags + 3 * w + c] = _would_four(work, HEADER + n, w, h, c, up)
+        work[masks + colour] &= ~bit
+    if safe:
+        up = _next_row(work, tops + w, c, r + 1, h) if r < h else h
+        if up < h and _would_four(work, base, w, h, c, up):
+            work[masks + 2 + colour] |= bit
+        else:
+            work[masks + 2 + colour] &= ~bit
+
+
+@njit(cache=True, nogil=True)
+def _bits(m):
+    """The number of set bits of ``m`` (a column mask: at most 32 bits)."""
+    m = m - ((m >> 1) & 0x55555555)
+    m = (m & 0x33333333) + ((m >> 2) & 0x33333333)
+    m = (m + (m >> 4)) & 0x0F0F0F0F
+    return ((m * 0x01010101) & 0xFFFFFFFF) >> 24
 
 
 @njit(cache=True, nogil=True)
@@ -410,29 +426,24 @@ def rule_inputs(state):
 
 
 @njit(cache=True, nogil=True)
-def _keeps(work, under, above, c, level):
-    """Column c keeps off the opponent's threat cells (level 1) and its own too (level 2)."""
-    if work[under + c]:
-        return False
-    return level < 2 or not work[above + c]
-
-
-@njit(cache=True, nogil=True)
 def _wide_playout(state, rng, work, owner, tactics, safe=0, parity=0):
     """The playout loop on a copy of the position in ``work``: returns (winner, length) with
     ``length`` = 1 + the moves it played (as the one-word layout's ``_c4_playout``).
 
-    With ``tactics`` every open column carries two flags, "Black / White would make four by
-    playing here"; a stone changes them only in the columns within three of it whose landing
-    cell is within three rows of it, so only those are checked again after a move.  With
+    With ``tactics`` each colour has a mask of the open columns where its stone would make
+    four ("Black / White wins by playing here"); a stone changes the mover's bits only in the
+    columns within three of it whose landing cell is within three rows of it, and the other
+    side's only in the column played, so only those are checked again after a move.  With
     ``safe`` too (Allis's first rule of threats) a side neither winning nor blocking picks at
     random among the columns that do not put its stone right under a cell where the opponent
     would make four (a move that hands the opponent the win), and among all open columns only
-    when every one does; two more flags per column say so, kept as the first two.  ``safe`` = 2
-    also keeps off the cells right under its own threats (a stone there lets the opponent
-    take the threat's cell), where it can.  With ``parity`` > 0 (and ``tactics``) the playout
-    asks the zugzwang rule (``threats.zugzwang``) at its start and every 8 moves: once the
-    position is quiet with at most ``parity`` free cells, the rule's answer ends it."""
+    when every one does; two more masks say so, kept as the first two.  ``safe`` = 2 also
+    keeps off the cells right under its own threats (a stone there lets the opponent take the
+    threat's cell), where it can.  The open columns are also kept as a list (a full column
+    swapped out for the last one): the random draw picks the j-th column of the list among
+    those allowed.  With ``parity`` > 0 (and ``tactics``) the playout asks the zugzwang rule
+    (``threats.zugzwang``) at its start and every 8 moves: once the position is quiet with at
+    most ``parity`` free cells, the rule's answer ends it."""
     played = np.int64(1)
     if state[WINNER] != NO_WINNER:
         return state[WINNER], played
@@ -441,20 +452,24 @@ def _wide_playout(state, rng, work, owner, tactics, safe=0, parity=0):
     n = lines_jit(w, h)
     tops = HEADER + 3 * n
     end = tops + 2 * w                      # work[end, end+W): the open columns
-    flags = end + w                         # work[flags, +2W): one-move wins per colour
+    masks = end + w                         # work[masks, +5): wins, cells above, open columns
     for i in range(end):
         work[i] = state[i]
     track = owner.shape[0] >= w
     if track:
         for c in range(w):
             owner[c] = -1
+    for i in range(5):
+        work[masks + i] = 0
     k = 0
     for c in range(w):
         if work[tops + c] < h:
             work[end + k] = c
+            work[masks + 4] |= np.int64(1) << c
             k += 1
         if tactics:
-            _recheck(work, n, w, h, tops, flags, c, safe > 0)
+            _refresh(work, n, w, h, tops, masks, c, 0, safe > 0)
+            _refresh(work, n, w, h, tops, masks, c, 1, safe > 0)
     left = state[tops + 2 * w] - state[PLY]
     mover = state[PLY] & 1
     bits = np.uint64(0)
@@ -467,58 +482,52 @@ def _wide_playout(state, rng, work, owner, tactics, safe=0, parity=0):
             if verdict >= 0:
                 return verdict, played
         if tactics:
-            mine = flags + mover * w
-            theirs = flags + (1 - mover) * w
-            threats = 0
-            for i in range(k):
-                c = work[end + i]
-                if work[mine + c]:
-                    return mover, played + 1            # takes the win
-                if work[theirs + c]:
-                    threats += 1
-                    idx = i
-            if threats > 1:
-                return 1 - mover, played + 2            # two threats: lost
+            if work[masks + mover]:
+                return mover, played + 1                # takes the win
+            threats = work[masks + 1 - mover]
+            if threats:
+                if threats & (threats - 1):
+                    return 1 - mover, played + 2        # two threats: lost
+                idx = 0                                 # the block
+                while not (threats >> work[end + idx]) & 1:
+                    idx += 1
         if idx < 0:
             if have == 0:
                 bits = rng_next(rng)
                 have = 2
-            under = flags + 2 * w + (1 - mover) * w     # the opponent's cells above
-            above = flags + 2 * w + mover * w           # and the mover's own
             good = k
-            level = 0
+            allowed = work[masks + 4]
             if safe:
-                level = safe
-                while level > 0:
-                    good = 0
-                    for i in range(k):
-                        if _keeps(work, under, above, work[end + i], level):
-                            good += 1
-                    if good > 0:
-                        break
-                    level -= 1
-                if level == 0:
+                allowed &= ~work[masks + 3 - mover]     # off the opponent's cells above
+                if safe > 1 and allowed & ~work[masks + 2 + mover]:
+                    allowed &= ~work[masks + 2 + mover]     # and off its own where it can
+                good = _bits(allowed)
+                if good == 0:
                     good = k
+                    allowed = work[masks + 4]
             j = np.int64(((bits & np.uint64(0xFFFFFFFF)) * np.uint64(good)) >> np.uint64(32))
             bits >>= np.uint64(32)
             have -= 1
-            if level == 0:
+            if good == k:
                 idx = j
             else:
-                for i in range(k):
-                    if _keeps(work, under, above, work[end + i], level):
+                idx = 0
+                while True:
+                    if (allowed >> work[end + idx]) & 1:
                         if j == 0:
-                            idx = i
                             break
                         j -= 1
+                    idx += 1
         c = work[end + idx]
         r = work[tops + c]
-        win = _set_cell(work, HEADER + mover * n, w, h, c, r)
         played += 1
         if track and owner[c] < 0:
             owner[c] = mover
-        if win and not tactics:
-            return mover, played
+        if not tactics:
+            if _set_cell(work, HEADER + mover * n, w, h, c, r):
+                return mover, played
+        else:
+            _put_cell(work, HEADER + mover * n, w, h, c, r)
         left -= 1
         if left == 0:
             return DRAW, played
@@ -527,12 +536,28 @@ def _wide_playout(state, rng, work, owner, tactics, safe=0, parity=0):
         if top >= h:
             k -= 1
             work[end + idx] = work[end + k]
+            work[masks + 4] &= ~(np.int64(1) << c)
         if tactics:
-            low = r - 5 if safe > 0 else r - 3        # the cell above may be two rows up
+            _refresh(work, n, w, h, tops, masks, c, 0, safe > 0)
+            _refresh(work, n, w, h, tops, masks, c, 1, safe > 0)
+            base = HEADER + mover * n
             for cc in range(max(0, c - 3), min(w, c + 4)):
                 t = work[tops + cc]
-                if cc == c or (t < h and low <= t <= r + 3):
-                    _recheck(work, n, w, h, tops, flags, cc, safe > 0)
+                if cc == c or t >= h:
+                    continue
+                bit = np.int64(1) << cc
+                if r - 3 <= t <= r + 3:
+                    if _would_four(work, base, w, h, cc, t):
+                        work[masks + mover] |= bit
+                    else:
+                        work[masks + mover] &= ~bit
+                if safe:
+                    up = _next_row(work, tops + w, cc, t + 1, h)
+                    if up < h and up <= r + 3 and up >= r - 3:
+                        if _would_four(work, base, w, h, cc, up):
+                            work[masks + 2 + mover] |= bit
+                        else:
+                            work[masks + 2 + mover] &= ~bit
         mover = 1 - mover
 
 
