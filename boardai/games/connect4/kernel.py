@@ -331,13 +331,17 @@ def _c4_playout(state, rng, work, owner, tactics):
     left = state[CELLS] - state[PLY]
     bits = np.uint64(0)
     have = 0
+    mine_cells = theirs_cells = np.uint64(0)      # with tactics: the cells where each makes four
+    if tactics:
+        mine_cells = _threat_cells(mine, h, w)
+        theirs_cells = _threat_cells(theirs, h, w)
     while True:
         idx = -1
         if tactics:
             playable = (occupied + bottom) & board
-            if _threat_cells(mine, h, w) & playable:
+            if mine_cells & playable:
                 return mover, played + 1              # takes the win
-            forced = _threat_cells(theirs, h, w) & playable
+            forced = theirs_cells & playable
             if forced:
                 if forced & (forced - one):
                     return 1 - mover, played + 2      # two threats: lost
@@ -371,6 +375,8 @@ def _c4_playout(state, rng, work, owner, tactics):
         if (occupied & column) == column:
             k -= 1
             work[idx] = work[k]
+        if tactics:                                   # only the mover's cells changed
+            mine_cells, theirs_cells = theirs_cells, _threat_cells(mine, h, w)
         mine, theirs = theirs, mine
         mover = 1 - mover
 

@@ -431,9 +431,10 @@ def _wide_playout(state, rng, work, owner, tactics, safe=0, parity=0):
     ``length`` = 1 + the moves it played (as the one-word layout's ``_c4_playout``).
 
     With ``tactics`` each colour has a mask of the open columns where its stone would make
-    four ("Black / White wins by playing here"); a stone changes the mover's bits only in the
-    columns within three of it whose landing cell is within three rows of it, and the other
-    side's only in the column played, so only those are checked again after a move.  With
+    four ("Black / White wins by playing here"); a stone can only set the mover's bits, only
+    in the columns within three of it whose landing cell is within three rows of it, and
+    changes the other side's only in the column played, so only those are checked again
+    after a move (the other side's new landing bit there is its old bit of the cell above).  With
     ``safe`` too (Allis's first rule of threats) a side neither winning nor blocking picks at
     random among the columns that do not put its stone right under a cell where the opponent
     would make four (a move that hands the opponent the win), and among all open columns only
@@ -538,26 +539,40 @@ def _wide_playout(state, rng, work, owner, tactics, safe=0, parity=0):
             work[end + idx] = work[end + k]
             work[masks + 4] &= ~(np.int64(1) << c)
         if tactics:
-            _refresh(work, n, w, h, tops, masks, c, 0, safe > 0)
-            _refresh(work, n, w, h, tops, masks, c, 1, safe > 0)
+            _refresh(work, n, w, h, tops, masks, c, mover, safe > 0)
+            bit = np.int64(1) << c
+            if safe:
+                # the other side's words did not change, and its cell above was the new
+                # landing cell: that bit is its new win bit
+                if top < h and work[masks + 3 - mover] & bit:
+                    work[masks + 1 - mover] |= bit
+                else:
+                    work[masks + 1 - mover] &= ~bit
+                up = _next_row(work, tops + w, c, top + 1, h) if top < h else h
+                if up < h and _would_four(work, HEADER + (1 - mover) * n, w, h, c, up):
+                    work[masks + 3 - mover] |= bit
+                else:
+                    work[masks + 3 - mover] &= ~bit
+            else:
+                _refresh(work, n, w, h, tops, masks, c, 1 - mover, safe > 0)
+            # the mover's stone only adds to its own lines: a bit already set stays set
             base = HEADER + mover * n
+            wins = work[masks + mover]
+            cells_above = work[masks + 2 + mover]
             for cc in range(max(0, c - 3), min(w, c + 4)):
                 t = work[tops + cc]
                 if cc == c or t >= h:
                     continue
                 bit = np.int64(1) << cc
-                if r - 3 <= t <= r + 3:
-                    if _would_four(work, base, w, h, cc, t):
-                        work[masks + mover] |= bit
-                    else:
-                        work[masks + mover] &= ~bit
-                if safe:
+                if not wins & bit and r - 3 <= t <= r + 3 \
+                        and _would_four(work, base, w, h, cc, t):
+                    wins |= bit
+                if safe and not cells_above & bit:
                     up = _next_row(work, tops + w, cc, t + 1, h)
-                    if up < h and up <= r + 3 and up >= r - 3:
-                        if _would_four(work, base, w, h, cc, up):
-                            work[masks + 2 + mover] |= bit
-                        else:
-                            work[masks + 2 + mover] &= ~bit
+                    if up < h and r - 3 <= up <= r + 3 and _would_four(work, base, w, h, cc, up):
+                        cells_above |= bit
+            work[masks + mover] = wins
+            work[masks + 2 + mover] = cells_above
         mover = 1 - mover
 
 
