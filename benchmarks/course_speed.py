@@ -7,8 +7,8 @@
 
 A few fixed positions (12x12 with the no-go cell at column 5, row 3: empty, 20 and 36 moves
 in; 9x11 with one at the foot of column 2, 6 moves in; 7x6 empty and 8 moves in), none with a
-win or a forced block at the root (where the C++ player answers at once).  Each round measures, per position, the
-C++ reference (``benchmarks/course_uct/uct.cpp``, built by ``course_reference.py`` with its
+win or a forced block at the root (where the C++ player answers at once).  Each round
+measures, per position, the C++ reference (``benchmarks/course_uct/uct.cpp``, built by ``course_reference.py`` with its
 think time set to ``--seconds``; its own count of simulations over the wall time of its
 ``getPoint``, a fresh tree each time) and then ``mcts`` with its defaults (``seed=1``, a fresh
 engine told ``time=--seconds``; its own count over its own search time).  The two alternate,
@@ -21,7 +21,7 @@ but takes any smaller one, 7x6 included.
 opponent's threats, the default) from the position itself, run in one jitted loop: what a
 simulation spends in its playout, against the simulations/s above (the rest is the tree).
 ``--fingerprint N`` prints, per position, ``mcts:seed=1`` after ``N`` simulations: the move,
-and every root child's visits and wins, so two versions of the kernel can be compared for
+and every root child's visits and value, so two versions of the kernel can be compared for
 playing exactly the same search.
 """
 
@@ -50,6 +50,7 @@ POSITIONS = (
     ("7x6 empty", 7, 6, (), ""),
     ("7x6 +8", 7, 6, (), "3 2 6 1 6 5 3 7"),
 )
+
 
 def board_of(w: int, h: int, blocked, moves: str):
     from boardai.games import Connect4Board
@@ -173,6 +174,8 @@ def main(argv=None) -> int:
     if args.seconds <= 0 or args.rounds < 1:
         ap.error("--seconds must be positive and --rounds at least 1")
     positions = [p for p in POSITIONS if args.only in p[0]]
+    if not positions:
+        ap.error("--only matches none of the positions: " + ", ".join(p[0] for p in POSITIONS))
     boards = {p[0]: board_of(*p[1:]) for p in positions}
     if args.fingerprint:
         for name, board in boards.items():
