@@ -321,6 +321,15 @@ def _refresh(work, n, w, h, tops, masks, c, colour, safe):
 
 
 @njit(cache=True, nogil=True)
+def _near_threat(m, s):
+    """True if line word ``m`` has a bit within three of bit ``s`` that would complete four
+    bits in a row with three of ``m``'s (set or not, on the board or past its edge)."""
+    t = ((m << 1) & (m << 2) & (m << 3)) | ((m >> 1) & (m >> 2) & (m >> 3)) \
+        | ((m << 1) & (m << 2) & (m >> 1)) | ((m << 1) & (m >> 1) & (m >> 2))
+    return (t & ((np.int64(0x7F) << s) >> 3)) != 0
+
+
+@njit(cache=True, nogil=True)
 def _bits(m):
     """The number of set bits of ``m`` (a column mask: at most 32 bits)."""
     m = m - ((m >> 1) & 0x55555555)
@@ -555,24 +564,30 @@ def _wide_playout(state, rng, work, owner, tactics, safe=0, parity=0):
                     work[masks + 3 - mover] &= ~bit
             else:
                 _refresh(work, n, w, h, tops, masks, c, 1 - mover, safe > 0)
-            # the mover's stone only adds to its own lines: a bit already set stays set
+            # the mover's stone only adds to its own lines: a bit already set stays set, and
+            # a bit of another column can only be set where the stone's row or diagonals
+            # hold three of four around an empty cell near it
             base = HEADER + mover * n
-            wins = work[masks + mover]
-            cells_above = work[masks + 2 + mover]
-            for cc in range(max(0, c - 3), min(w, c + 4)):
-                t = work[tops + cc]
-                if cc == c or t >= h:
-                    continue
-                bit = np.int64(1) << cc
-                if not wins & bit and r - 3 <= t <= r + 3 \
-                        and _would_four(work, base, w, h, cc, t):
-                    wins |= bit
-                if safe and not cells_above & bit:
-                    up = _next_row(work, tops + w, cc, t + 1, h)
-                    if up < h and r - 3 <= up <= r + 3 and _would_four(work, base, w, h, cc, up):
-                        cells_above |= bit
-            work[masks + mover] = wins
-            work[masks + 2 + mover] = cells_above
+            if _near_threat(work[base + r], c) \
+                    or _near_threat(work[base + h + w + c - r + h - 1], r) \
+                    or _near_threat(work[base + h + w + w + h - 1 + c + r], r):
+                wins = work[masks + mover]
+                cells_above = work[masks + 2 + mover]
+                for cc in range(max(0, c - 3), min(w, c + 4)):
+                    t = work[tops + cc]
+                    if cc == c or t >= h:
+                        continue
+                    bit = np.int64(1) << cc
+                    if not wins & bit and r - 3 <= t <= r + 3 \
+                            and _would_four(work, base, w, h, cc, t):
+                        wins |= bit
+                    if safe and not cells_above & bit:
+                        up = _next_row(work, tops + w, cc, t + 1, h)
+                        if up < h and r - 3 <= up <= r + 3 \
+                                and _would_four(work, base, w, h, cc, up):
+                            cells_above |= bit
+                work[masks + mover] = wins
+                work[masks + 2 + mover] = cells_above
         mover = 1 - mover
 
 
