@@ -50,7 +50,7 @@ def format_course(r: dict) -> str:
         f"{r['plain_playouts_per_s']:>10,.0f}   ratio {r['playout_ratio']:.2f}x",
         f"  UCT simulations/s   {UCT_MCTS} {r['uct_mcts_sims_per_s']:>10,.0f}   plain UCT "
         f"{r['plain_uct_sims_per_s']:>10,.0f}   ratio {r['uct_mcts_ratio']:.2f}x",
-        f"  mcts (defaults: tactical playouts, checks) {r['mcts_sims_per_s']:>10,.0f}/s   "
+        f"  mcts (the game's defaults: tactical, safe playouts) {r['mcts_sims_per_s']:>10,.0f}/s   "
         f"ratio {r['mcts_ratio']:.2f}x",
         f"7x6 for comparison: {r['c4_7x6_playouts_per_s']:,.0f} playouts/s, mcts "
         f"{r['c4_7x6_mcts_sims_per_s']:,.0f} simulations/s",
