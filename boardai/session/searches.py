@@ -493,26 +493,32 @@ def _worker_main(conn, warm: bool) -> None:
 MALLOC_ARENAS = 4                # glibc heaps a worker's search threads share (M_ARENA_MAX)
 
 
+def _glibc():
+    """The C library when it is glibc (its malloc tuning calls), else None."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL("libc.so.6")
+        return libc if hasattr(libc, "malloc_trim") else None
+    except OSError:
+        return None
+
+
 def _few_malloc_arenas() -> None:
     """Let the search threads share a few malloc arenas (glibc makes up to eight a core, one
     per thread that allocates while another holds one): memory freed in one arena serves the
     next game's trees wherever it searches, instead of waiting in an idle thread's arena.  The
     searches allocate once per engine, so the arenas are not contended."""
-    try:
-        import ctypes
-        ctypes.CDLL("libc.so.6").mallopt(-8, MALLOC_ARENAS)        # -8: M_ARENA_MAX
-    except (OSError, AttributeError):        # not glibc: nothing to do
-        pass
+    libc = _glibc()
+    if libc is not None:
+        libc.mallopt(-8, MALLOC_ARENAS)        # -8: M_ARENA_MAX
 
 
 def _give_back_memory() -> None:
     """Hand the freed heap pages back to the system (glibc's ``malloc_trim``): a released game's
     trees were freed into the malloc arenas of the threads that searched, which keep them."""
-    try:
-        import ctypes
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):        # not glibc: nothing to do
-        pass
+    libc = _glibc()
+    if libc is not None:
+        libc.malloc_trim(0)
 
 
 def _error_text(exc: BaseException) -> str:
