@@ -134,7 +134,9 @@ def test_a_network_for_another_board_size_is_refused(tmp_path):
         engine.play(get_game("hex").new_board(7), Limit(sims=10))
 
 
-def test_auto_without_a_shipped_network_plays_plainly_and_says_so():
+def test_auto_without_a_shipped_network_plays_plainly_and_says_so(tmp_path, monkeypatch):
+    from boardai.engines.mcts import network
+    monkeypatch.setattr(network, "NETWORKS_DIR", tmp_path)         # none of any size
     board = get_game("hex").new_board(6)
     result = make_engine("mcts:net=auto,seed=1").play(board, Limit(sims=300))
     assert result.info["net"] == "none shipped for hex 6x6: playing without"
@@ -151,7 +153,7 @@ def test_auto_takes_the_teacher_network_shipped_for_the_size(planted, tmp_path, 
     assert result.info["net"] == "hex-5x5-teacher" and result.info["net_evals"] > 0
     assert max(result.moves, key=lambda m: m.visits).name == "a1"
     result = engine.play(get_game("hex").new_board(6), Limit(sims=300))
-    assert result.info["net"] == "none shipped for hex 6x6: playing without"
+    assert result.info["net"] == "hex-5x5-teacher"     # the nearest size's, not hex-6x6
 
 
 def test_net_off_leaves_the_search_as_it_was():
@@ -204,12 +206,33 @@ def test_mcts_on_9x9_hex_is_guided_by_the_shipped_teacher_network_by_default():
     from boardai.engines.mcts.network import auto_path
     board = get_game("hex").new_board(9)
     d = D.defaults_for("hex")
-    assert d.net == "auto" and d.net_sizes == frozenset({9})
+    assert d.net == "auto" and d.net_sizes == frozenset({9, 11})
     assert auto_path(board) is not None and auto_path(board).stem == "hex-9x9-teacher"
     result = make_engine("mcts:seed=1").play(board, Limit(sims=4 * d.net_visits))
     assert result.info["net"] == "hex-9x9-teacher" and result.info["net_evals"] >= 1
     off = make_engine("mcts:seed=1").play(get_game("hex").new_board(7), Limit(sims=300))
     assert "net" not in off.info            # other sizes play without
+
+
+def test_auto_takes_the_exact_size_else_the_nearest_square_teacher_network(monkeypatch, tmp_path):
+    from boardai.engines.mcts import network as N
+    for name in ("hex-9x9-teacher", "hex-13x13-teacher", "hex-5x7-teacher", "hex-9x9-other"):
+        (tmp_path / f"{name}.npz").write_bytes(b"")
+    monkeypatch.setattr(N, "NETWORKS_DIR", tmp_path)
+    hex_game = get_game("hex")
+    assert N.auto_path(hex_game.new_board(9)).stem == "hex-9x9-teacher"      # exact
+    assert N.auto_path(hex_game.new_board(10)).stem == "hex-9x9-teacher"     # nearest
+    assert N.auto_path(hex_game.new_board(11)).stem == "hex-13x13-teacher"   # tie: the larger
+    assert N.auto_path(hex_game.new_board(19)).stem == "hex-13x13-teacher"
+    assert N.auto_path(get_game("connect4").new_board((7, 6))) is None       # none of its game
+
+
+def test_mcts_on_11x11_hex_is_guided_by_the_shipped_9x9_network_by_default():
+    from boardai.engines.mcts.network import auto_path
+    board = get_game("hex").new_board(11)
+    assert auto_path(board).stem == "hex-9x9-teacher"
+    result = make_engine("mcts:seed=1").play(board, Limit(sims=400))
+    assert result.info["net"] == "hex-9x9-teacher" and result.info["net_evals"] >= 1
 
 
 def test_the_default_network_applies_to_its_sizes_only(monkeypatch):

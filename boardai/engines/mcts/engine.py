@@ -190,8 +190,8 @@ class MctsEngine(Engine):
                min=0, max=1e6),
         Option("net", parse_net, None, "a network's policy as the priors of the tree's busy "
                "nodes (as MoHex-CNN): auto (the network learnt from a teacher's games shipped for "
-               "the board's game and size, NAME-WxH-teacher; none: plain search, the info says "
-               "so), off, a shipped network's name or a .npz "
+               "the board's game and size, NAME-WxH-teacher, else the game's of the nearest square "
+               "size; none: plain search, the info says so), off, a shipped network's name or a .npz "
                "file; each node is evaluated once, when it reaches net_visits visits, in batches "
                "between slices (default: the game's, " + ", ".join(
                    f"{g.name} {defaults_for(g.name).net}" + (

@@ -12,8 +12,9 @@ network's win chance (``kernel.add_values``; the network's value is for the side
 node's wins for the player who moved into it).
 
 ``net`` is ``auto`` (the network trained from a teacher's games shipped for the board's game and
-exact size, ``boardai/data/networks/<game>-<W>x<H>-teacher.npz``; none shipped: the search runs
-without and its info says so), ``off``, a shipped network's name (``hex-9x9``: the ``nn``
+exact size, ``boardai/data/networks/<game>-<W>x<H>-teacher.npz``, else on a square board the
+game's square one of the nearest size; none shipped: the search runs without and its info says
+so), ``off``, a shipped network's name (``hex-9x9``: the ``nn``
 engine's self-play network) or a ``.npz`` written by ``boardai.nn.model``.  A file that is no network, or one of another game
 or input planes, is refused with one line (``EngineUnavailable``).  The network runs with one
 BLAS thread (several times faster for small batches on a busy machine).
@@ -50,8 +51,18 @@ def shipped_path(name: str) -> Path | None:
 
 def auto_path(board: Board) -> Path | None:
     """``net=auto``: the teacher-trained network shipped for the board's game and exact size
-    (``<game>-<W>x<H>-teacher``), or None."""
-    return shipped_path(f"{board.game_name}-{board.width}x{board.height}-teacher")
+    (``<game>-<W>x<H>-teacher``); on a square board without one, the game's square teacher
+    network of the nearest size (the networks are fully convolutional: the 9x9 one guides
+    11x11 searches too, docs/experiments.md); else None."""
+    exact = shipped_path(f"{board.game_name}-{board.width}x{board.height}-teacher")
+    if exact is not None or board.width != board.height:
+        return exact
+    sizes = []
+    for path in NETWORKS_DIR.glob(f"{board.game_name}-*-teacher.npz"):
+        side = path.stem[len(board.game_name) + 1:-len("-teacher")].split("x")
+        if len(side) == 2 and side[0] == side[1] and side[0].isdigit():
+            sizes.append((abs(int(side[0]) - board.width), -int(side[0]), path))
+    return min(sizes)[2] if sizes else None
 
 
 def parse_net(text: str) -> str:
