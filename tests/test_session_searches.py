@@ -95,7 +95,7 @@ def test_a_solve_in_a_worker_streams_its_columns_and_a_stop_keeps_them(workers, 
         ticket = workers.submit(Job("solve", board, "solver"), messages.append,
                                 lambda r, e: done.set_result((r, e)))
         if stop:
-            while not messages:                   # the first settled column
+            while not messages and not done.done():     # the first settled column
                 await asyncio.sleep(0.02)
             ticket.stop()
         return await asyncio.wait_for(done, 300), messages
