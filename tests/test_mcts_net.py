@@ -206,7 +206,7 @@ def test_mcts_on_9x9_hex_is_guided_by_the_shipped_teacher_network_by_default():
     from boardai.engines.mcts.network import auto_path
     board = get_game("hex").new_board(9)
     d = D.defaults_for("hex")
-    assert d.net == "auto" and d.net_sizes == frozenset({9, 11})
+    assert d.net == "auto" and d.net_sizes == frozenset({9, 11, 13})
     assert auto_path(board) is not None and auto_path(board).stem == "hex-9x9-teacher"
     result = make_engine("mcts:seed=1").play(board, Limit(sims=4 * d.net_visits))
     assert result.info["net"] == "hex-9x9-teacher" and result.info["net_evals"] >= 1

@@ -63,9 +63,10 @@ MCTS_DEFAULTS: Mapping[str, MctsDefaults] = MappingProxyType({
         playouts=frozenset({"bridge",      # much stronger, slower per playout
                             "edge"}),      # 9x9 at 0.3 s: 0.71 against edge=0
         net="auto",         # 9x9: the shipped 6x48 hex-9x9-teacher against net=off at equal
-        net_sizes=frozenset({9, 11}),   # time: net_visits 100 at 0.5 s 0.825 (40 games), at
-        net_visits=100,     # 1 s ~0.6 (80); 150: 0.750, 0.600; 40 (~35 % of a move): 8/17 at
-                            # 1 s.  11x11 (the same 9x9 network): 0.775 at 0.5 s, 0.725 at 1 s
+        net_sizes=frozenset({9, 11, 13}),   # time: net_visits 100 at 0.5 s 0.825 (40
+        net_visits=100,     # games), at 1 s ~0.6 (80); 150: 0.750, 0.600; 40 (~35 % of a
+                            # move): 8/17 at 1 s.  The same 9x9 network on 11x11: 0.775 at
+                            # 0.5 s, 0.725 at 1 s (40 each); on 13x13: 0.825 (40), 0.80 (20)
         prior_weight=5.0,
     ),
     "connect4": MctsDefaults(
