@@ -25,6 +25,7 @@ again -- and is replaced at once by a fresh one.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import multiprocessing
 import os
@@ -493,8 +494,9 @@ def _worker_main(conn, warm: bool) -> None:
 MALLOC_ARENAS = 4                # glibc heaps a worker's search threads share (M_ARENA_MAX)
 
 
+@functools.cache
 def _glibc():
-    """The C library when it is glibc (its malloc tuning calls), else None."""
+    """The C library when it is glibc (its malloc tuning calls), else None; loaded once."""
     try:
         import ctypes
         libc = ctypes.CDLL("libc.so.6")

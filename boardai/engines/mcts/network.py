@@ -26,6 +26,7 @@ join again in a later move).
 
 from __future__ import annotations
 
+import re
 import time
 import zipfile
 from pathlib import Path
@@ -57,11 +58,10 @@ def auto_path(board: Board) -> Path | None:
     exact = shipped_path(f"{board.game_name}-{board.width}x{board.height}-teacher")
     if exact is not None or board.width != board.height:
         return exact
-    sizes = []
-    for path in NETWORKS_DIR.glob(f"{board.game_name}-*-teacher.npz"):
-        side = path.stem[len(board.game_name) + 1:-len("-teacher")].split("x")
-        if len(side) == 2 and side[0] == side[1] and side[0].isdigit():
-            sizes.append((abs(int(side[0]) - board.width), -int(side[0]), path))
+    square = re.compile(rf"{re.escape(board.game_name)}-(\d+)x\1-teacher")
+    sizes = [(abs(int(m[1]) - board.width), -int(m[1]), path)      # ties: the larger
+             for path in NETWORKS_DIR.glob(f"{board.game_name}-*-teacher.npz")
+             if (m := square.fullmatch(path.stem))]
     return min(sizes)[2] if sizes else None
 
 
