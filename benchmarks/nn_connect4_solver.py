@@ -11,6 +11,10 @@ column's exact score comes from the project's solver (with its book) once and is
 ``benchmarks/data/nn/connect4_move_scores.json``, so later runs only time the network.  A move
 counts as best when its score equals the best column's score.
 
+``--tests DIR``: the classes' files from another folder (one written by ``boardai.bench.solver.generate_sets``
+with another seed: positions no network run has been chosen on); ``--scores FILE`` keeps their
+scores' cache out of the committed one.
+
 ``--labels FILE``: instead, the first ``--limit`` positions of each band (begin: up to 14 stones,
 middle: 15-28, end: 29 on) of a file of solver-labelled positions (``benchmarks/c4_solver_labels.py``,
 e.g. one held out of training), with the scores it holds.
@@ -25,15 +29,15 @@ from pathlib import Path
 
 from boardai.engines.base import Limit
 from boardai.engines.registry import make_engine
-from boardai.bench.solver import CLASS_NAMES, read_set
+from boardai.bench.solver import CLASS_NAMES, DATA_DIR, read_set
 from boardai.solvers.connect4.lines import LineSolver
 
 SCORES = Path(__file__).parent / "data" / "nn" / "connect4_move_scores.json"
 
 
-def move_scores(positions: list[str]) -> dict[str, list[int]]:
-    """Every column's exact score of each position (cached on disk, solved once)."""
-    cache = json.loads(SCORES.read_text()) if SCORES.exists() else {}
+def move_scores(positions: list[str], path: Path = SCORES) -> dict[str, list[int]]:
+    """Every column's exact score of each position (cached in ``path``, solved once)."""
+    cache = json.loads(path.read_text()) if path.exists() else {}
     todo = [p for p in positions if p not in cache]
     if todo:
         solver = LineSolver()
@@ -43,8 +47,8 @@ def move_scores(positions: list[str]) -> dict[str, list[int]]:
             print(f"  solved {i}/{len(todo)} {pos} in {time.perf_counter() - start:.1f} s",
                   flush=True)
             if i % 10 == 0 or i == len(todo):
-                SCORES.parent.mkdir(parents=True, exist_ok=True)
-                SCORES.write_text(json.dumps(cache, indent=0, sort_keys=True))
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(cache, indent=0, sort_keys=True))
     return cache
 
 
@@ -71,6 +75,9 @@ def main() -> None:
     ap.add_argument("--sims", type=int, default=800)
     ap.add_argument("--limit", type=int, default=50, help="positions per class")
     ap.add_argument("--classes", default=",".join(CLASS_NAMES))
+    ap.add_argument("--tests", help="a folder of class files to read instead of the bench's own")
+    ap.add_argument("--scores", default=str(SCORES),
+                    help="the cache of every column's exact score (default: the committed one)")
     ap.add_argument("--labels", help="a labels file to measure on instead of the test classes")
     ap.add_argument("--json", action="store_true", help="last line: one JSON object")
     args = ap.parse_args()
@@ -78,8 +85,9 @@ def main() -> None:
         sets, scores = labelled_sets(args.labels, args.limit)
     else:
         classes = [c for c in args.classes.split(",") if c]
-        sets = {c: [p for p, _ in read_set(c)[:args.limit]] for c in classes}
-        scores = move_scores([p for ps in sets.values() for p in ps])
+        folder = Path(args.tests) if args.tests else DATA_DIR
+        sets = {c: [p for p, _ in read_set(c, folder)[:args.limit]] for c in classes}
+        scores = move_scores([p for ps in sets.values() for p in ps], Path(args.scores))
     policy = make_engine(f"policy:model={args.model}")
     nn = make_engine(f"nn:model={args.model},sims={args.sims},seed=1")
     solver = LineSolver()

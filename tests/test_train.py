@@ -28,7 +28,9 @@ from boardai.games.game import get_game  # noqa: E402
 from boardai.nn import features  # noqa: E402
 from boardai.nn.model import Config, load  # noqa: E402
 from boardai.train.run import RunConfig, TrainRun, _batch  # noqa: E402
-from boardai.train.selfplay import SearchSettings, selfplay_game  # noqa: E402
+from boardai.train.selfplay import (  # noqa: E402
+    Examples, SearchSettings, new_board, selfplay_game,
+)
 from boardai.train.torch_net import TorchNet  # noqa: E402
 
 TINY = ["--game", "connect4", "--size", "4x4", "--channels", "8", "--blocks", "1", "--sims",
@@ -229,7 +231,7 @@ def test_a_run_started_from_a_network_begins_with_it_and_reads_games_in_its_fram
     assert run.state.generation == 2 and run.net_path(1).exists()
     assert load(run.net_path(1)).config.transpose_white
 
-    ex = run._load_games(1)
+    ex = run._load_games(1)[(5, 5)]
     offset = 0
     for path in sorted((tmp_path / "run" / "games" / "g0001").glob("*.npz")):
         with np.load(path) as d:
@@ -260,3 +262,89 @@ def test_init_refuses_a_network_that_does_not_fit(tmp_path):
     assert result.exit_code == 1 and "not a network file" in result.output
     for name in "abce":
         assert not (tmp_path / name / "config.json").exists()
+
+
+# --- runs on drawn boards (--size random: Connect Four's course boards) ---------------------
+
+def _tiny_course(**kw) -> RunConfig:
+    return RunConfig("connect4", 0, 0, channels=8, blocks=1, random_board=True,
+                     search=SearchSettings(sims=8), games_per_generation=3, gate_games=2,
+                     gate_sims=8, eval_games=2, eval_sims=8, eval_opponents=("mcts:sims=30",),
+                     batch_size=16, **kw)
+
+
+def test_a_drawn_board_is_a_course_board_and_the_same_for_the_same_seed():
+    shapes = set()
+    for seed in range(40):
+        board = new_board("connect4", 0, 0, True, seed)
+        again = new_board("connect4", 0, 0, True, seed)
+        assert (board.width, board.height, board.blocked) == \
+            (again.width, again.height, again.blocked)
+        assert 9 <= board.width <= 12 and 9 <= board.height <= 12
+        (col, row), = board.blocked
+        assert 0 <= col < board.width and 0 <= row < board.height
+        shapes.add((board.width, board.height))
+    assert len(shapes) > 5
+
+
+def test_a_run_on_drawn_boards_trains_on_every_shape_with_the_no_go_cell_in_its_plane(tmp_path):
+    run = TrainRun(tmp_path / "run", _tiny_course())
+    run.run(generations=1)
+    assert run.state.generation == 2 and run.net_path(1).exists()
+    window = run.window(1)
+    games = sorted((tmp_path / "run" / "games" / "g0001").glob("*.npz"))
+    assert sum(len(ex) for ex in window.values()) == run.state.history[0]["positions"]
+    for i, path in enumerate(games):
+        board = new_board("connect4", 0, 0, True, _selfplay_seed(run, 1, i))
+        with np.load(path) as d:
+            planes, moves = d["planes"], d["moves"]
+        assert planes.shape[2:] == (board.height, board.width)
+        (col, row), = board.blocked
+        blocked = np.zeros((board.height, board.width), dtype=planes.dtype)
+        blocked[board.height - 1 - row, col] = 1
+        for k, move in enumerate(moves):             # plane 3: the no-go cell, at every ply
+            np.testing.assert_array_equal(planes[k, 3], blocked)
+            np.testing.assert_array_equal(planes[k], features.encode([board.state])[0])
+            board.push(int(move))
+        assert (board.height, board.width) in window
+    # the trained network plays every shape of the window
+    net = load(run.net_path(1))
+    for (h, w), ex in window.items():
+        priors, values = net.predict(ex.planes[:2].astype(np.float32), ex.mask[:2])
+        assert priors.shape == (2, w) and np.isfinite(values).all()
+
+
+def _selfplay_seed(run: TrainRun, g: int, i: int) -> int:
+    from boardai.train.run import task_seed
+    return task_seed(run.config.seed, "selfplay", g, i)
+
+
+def test_the_mirror_of_a_course_position_keeps_the_no_go_cells_mirror(tmp_path):
+    """Training's left-right mirror of a position on a board with a no-go cell is the position
+    of the mirrored game on the board whose no-go cell is mirrored too."""
+    board = Connect4Board(10, 9, blocked=[(2, 3)])
+    states, policies = [], []
+    for move in (2, 2, 2, 2, 5, 0, 9, 2):             # column 2 climbs past its no-go cell
+        states.append(board.state.copy())
+        policy = np.zeros(10, dtype=np.float32)
+        policy[move] = 1.0
+        policies.append(policy)
+        board.push(move)
+    stack = np.stack(states)
+    ex = Examples(features.encode(stack).astype(np.uint8), features.legal_mask(stack),
+                  np.stack(policies), np.zeros(len(states), dtype=np.float32))
+    planes, policy, mask, _ = _batch(ex, np.arange(len(ex)), "mirror", get_game("connect4"),
+                                     10, 9)
+    replay = Connect4Board(10, 9, blocked=[(7, 3)])
+    for k, move in enumerate((2, 2, 2, 2, 5, 0, 9, 2)):
+        np.testing.assert_array_equal(planes[k], features.encode([replay.state])[0])
+        np.testing.assert_array_equal(mask[k], features.legal_mask([replay.state])[0])
+        assert policy[k, 9 - move] == 1.0
+        replay.push(9 - move)
+
+
+def test_random_size_is_refused_for_a_game_without_random_boards(tmp_path):
+    result = CliRunner().invoke(main, ["train", "--game", "hex", "--size", "random",
+                                       str(tmp_path / "h")])
+    assert result.exit_code == 1 and "no random board size" in result.output
+    assert not (tmp_path / "h" / "config.json").exists()

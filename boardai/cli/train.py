@@ -48,6 +48,7 @@ def train() -> None:
     \b
     Examples:
       boardai train --game connect4 --size 7x6 --hours 3 --workers 2 runs/c4
+      boardai train --game connect4 --size random --init connect4-7x6 --hours 3 runs/course
       boardai train runs/c4 --hours 1          # resume (after Ctrl-C or kill -9) for an hour
       boardai train runs/c4 --hours 1 --backend ray:10.0.0.5:6379   # its games on a Ray cluster
       boardai train report runs/c4
@@ -55,10 +56,23 @@ def train() -> None:
     """
 
 
+def _run_size(g, size: str) -> tuple[int, int, bool]:
+    """(width, height, drawn) of a run's ``--size``: a size the game has, or ``random`` (each
+    game on a board the game's own random set-up draws; width and height then 0)."""
+    if size.strip().lower() == "random":
+        g.setup_board("random")                # ValueError naming the sizes if the game has none
+        return 0, 0, True
+    w, h = g.parse_size(size)
+    g.new_board((w, h))                        # the size is one the game has
+    return w, h, False
+
+
 @train.command("run", context_settings=CONTEXT)
 @click.argument("directory", metavar="DIR", type=OutPath(directory=True))
 @click.option("--game", type=GAME_CHOICE, help=f"The game (a new run; default {DEFAULT_GAME}).")
-@click.option("--size", help="Board size, N or WxH (a new run; default: the game's).")
+@click.option("--size", help="Board size, N or WxH, or random: every game on a board the game "
+              "draws (Connect Four: the course's, 9-12 x 9-12 with a no-go cell) (a new run; "
+              "default: the game's).")
 @click.option("--hours", type=Float(0, MAX_HOURS, min_open=True),
               help=f"Stop after this many hours, in (0, {MAX_HOURS}] (wall clock; checked "
                    "between phases).")
@@ -122,7 +136,8 @@ def run_cmd(directory, game, size, hours, generations, workers, backend, quiet,
             if game is not None:
                 asked["game"] = get_game(game).name
             if size is not None:
-                asked["width"], asked["height"] = get_game(c.game).parse_size(size)
+                asked["width"], asked["height"], asked["random_board"] = \
+                    _run_size(get_game(c.game), size)
             if sims is not None:
                 asked["search"] = SearchSettings(**{**c.search.__dict__, "sims": sims})
             TrainRun(directory, RunConfig(**{**c.__dict__, **asked}))
@@ -134,10 +149,9 @@ def run_cmd(directory, game, size, hours, generations, workers, backend, quiet,
                 given.setdefault("channels", fixed["channels"])   # given: must be the network's
                 given.setdefault("blocks", fixed["blocks"])
             g = get_game(game or DEFAULT_GAME)
-            w, h = g.parse_size(size) if size else g.default_size
-            g.new_board((w, h))                    # the size is one the game has
+            w, h, drawn = _run_size(g, size) if size else (*g.default_size, False)
             search = SearchSettings(sims=sims) if sims else SearchSettings()
-            config = RunConfig(g.name, w, h, search=search, **given)
+            config = RunConfig(g.name, w, h, search=search, random_board=drawn, **given)
             if config.init:
                 initial_network(config)            # fits the run, before anything is written
             run = TrainRun(directory, config)
@@ -145,7 +159,8 @@ def run_cmd(directory, game, size, hours, generations, workers, backend, quiet,
         raise Fail(str(exc)) from None
     c = run.config
     state = run.state
-    click.echo(f"{'resuming' if exists else 'starting'} {c.game} {c.width}x{c.height} in "
+    boards = "random boards" if c.random_board else f"{c.width}x{c.height}"
+    click.echo(f"{'resuming' if exists else 'starting'} {c.game} {boards} in "
                f"{directory}: generation {state.generation}, best g{state.best:04d}, "
                f"{state.elapsed_s / 3600:.2f} h so far", err=True)
     try:

@@ -50,6 +50,7 @@ from boardai.nn.model import Config as NetConfig
 from boardai.train.selfplay import Examples, SearchSettings, match_game, selfplay_game
 
 FORMAT = 1
+Window = dict     # the examples by board shape: (H, W) -> Examples (one shape unless drawn)
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,8 @@ class RunConfig:
     format: int = FORMAT
     init: str = ""                    # generation 0's network file ("": the trainer's random one)
     transpose_white: bool = False     # Hex: the network reads positions in the mover's frame
+    random_board: bool = False        # every game on a board the game's random set-up draws
+                                      # (--size random; width x height then the largest)
 
     def net_config(self) -> NetConfig:
         return NetConfig(self.game, channels=self.channels, blocks=self.blocks,
@@ -152,10 +155,11 @@ def _local_spec(spec: str, nets: dict) -> str:
 
 
 def _selfplay_task(path: str, net, game: str, width: int, height: int,
-                   search: dict, seed: int) -> tuple[str, bytes, int, float]:
+                   search: dict, seed: int, random_board: bool = False
+                   ) -> tuple[str, bytes, int, float]:
     clock = time.process_time()
     ex, moves, black = selfplay_game(_net_path(net), game, width, height,
-                                     SearchSettings(**search), seed)
+                                     SearchSettings(**search), seed, random_board)
     buf = io.BytesIO()
     np.savez_compressed(buf, planes=ex.planes, mask=ex.mask, policy=ex.policy, value=ex.value,
                         moves=np.array(moves, dtype=np.int16), result=np.float32(black))
@@ -164,10 +168,10 @@ def _selfplay_task(path: str, net, game: str, width: int, height: int,
 
 def _match_task(path: str, spec_a: str, spec_b: str, nets: dict, a_is_black: bool, game: str,
                 width: int, height: int, random_plies: int,
-                seed: int) -> tuple[str, bytes, float, float]:
+                seed: int, random_board: bool = False) -> tuple[str, bytes, float, float]:
     clock = time.process_time()
     score = match_game(_local_spec(spec_a, nets), _local_spec(spec_b, nets), a_is_black, game,
-                       width, height, random_plies, seed)
+                       width, height, random_plies, seed, random_board)
     record = json.dumps({"a": spec_a, "b": spec_b, "a_is_black": a_is_black, "score": score})
     return path, record.encode(), score, time.process_time() - clock
 
@@ -261,7 +265,7 @@ class TrainRun:
         self.config = config
         self.game = get_game(config.game)
         self.state = self._load_state()
-        self._examples: dict[int, Examples] = {}
+        self._examples: dict[int, Window] = {}
 
     @staticmethod
     def open(directory: str | os.PathLike) -> "TrainRun":
@@ -407,32 +411,35 @@ class TrainRun:
 
         tasks.run([(_selfplay_task, str(out / f"{i:05d}.npz"), tasks.net(net), c.game, c.width,
                     c.height,
-                    asdict(c.search), task_seed(c.seed, "selfplay", g, i)) for i in todo],
+                    asdict(c.search), task_seed(c.seed, "selfplay", g, i), c.random_board)
+                   for i in todo],
                   finished)
-        ex = self._load_games(g)
+        positions = _size(self._load_games(g))
         if todo:
-            self.log("selfplay", games=c.games_per_generation, positions=len(ex),
+            self.log("selfplay", games=c.games_per_generation, positions=positions,
                      seconds=round(time.perf_counter() - clock, 2),
-                     mean_length=round(len(ex) / c.games_per_generation, 2),
+                     mean_length=round(positions / c.games_per_generation, 2),
                      black_score=self._black_score(g))
         self._tick()
         self._save_state()
-        return len(ex)
+        return positions
 
-    def _load_games(self, g: int) -> Examples:
+    def _load_games(self, g: int) -> Window:
+        """Generation ``g``'s self-play examples, by board shape (one shape unless the run
+        draws its boards)."""
         if g not in self._examples:
-            parts = []
+            parts: dict[tuple[int, int], list[Examples]] = {}
             for path in sorted(self._games_dir(g).glob("*.npz")):
                 try:
                     with np.load(path) as d:
                         ex = Examples(d["planes"], d["mask"], d["policy"], d["value"])
                     if self.config.transpose_white:
                         ex = _mover_frame(ex, self.config.width)
-                    parts.append(ex)
+                    parts.setdefault(ex.planes.shape[2:], []).append(ex)
                 except (OSError, ValueError, KeyError) as exc:
                     raise ValueError(f"{path}: a damaged game file ({exc}); delete it and "
                                      "resume: the game is played again") from None
-            self._examples[g] = Examples.concat(parts)
+            self._examples[g] = {shape: Examples.concat(p) for shape, p in parts.items()}
         return self._examples[g]
 
     def _black_score(self, g: int) -> float:
@@ -442,12 +449,16 @@ class TrainRun:
                 scores.append((float(d["result"]) + 1) / 2)
         return round(float(np.mean(scores)), 4) if scores else 0.5
 
-    def window(self, g: int) -> Examples:
-        """The replay buffer as trained on in generation ``g``."""
+    def window(self, g: int) -> Window:
+        """The replay buffer as trained on in generation ``g``, by board shape (H, W)."""
         first = max(1, g - self.config.window_generations + 1)
         for old in [k for k in self._examples if k < first]:
             del self._examples[old]
-        return Examples.concat([self._load_games(k) for k in range(first, g + 1)])
+        parts: dict[tuple[int, int], list[Examples]] = {}
+        for k in range(first, g + 1):
+            for shape, ex in self._load_games(k).items():
+                parts.setdefault(shape, []).append(ex)
+        return {shape: Examples.concat(p) for shape, p in sorted(parts.items())}
 
     # --- 2. training --------------------------------------------------------------------
     def _train(self, g: int, positions: int) -> dict:
@@ -459,22 +470,28 @@ class TrainRun:
         target = max(20, math.ceil(c.samples_per_position * positions / c.batch_size))
         if trainer.generation != g:
             trainer.start_generation(g)
-        data = self.window(g)
+        window = self.window(g)
+        shapes = list(window)
+        share = np.array([len(window[s]) for s in shapes], dtype=np.float64)
+        share /= share.sum()
         rng = np.random.default_rng(task_seed(c.seed, "train", g, trainer.gen_steps))
-        symmetries = ("identity",) + features.symmetries(self.game, c.width, c.height)
         clock = time.process_time()
         sums = np.zeros(2)
         count = 0
         while trainer.gen_steps < target:
+            # a batch is of one board shape, drawn in proportion to the shape's positions
+            h, w = shapes[int(rng.choice(len(shapes), p=share))]
+            data = window[(h, w)]
+            symmetries = ("identity",) + features.symmetries(self.game, w, h)
             idx = rng.integers(0, len(data), size=min(c.batch_size, len(data)))
             sym = symmetries[int(rng.integers(len(symmetries)))]
-            pl, vl = trainer.step(_batch(data, idx, sym, self.game, c.width, c.height))
+            pl, vl = trainer.step(_batch(data, idx, sym, self.game, w, h))
             self.state.steps += 1
             sums += (pl, vl)
             count += 1
             if trainer.gen_steps % c.log_steps == 0 or trainer.gen_steps == target:
                 self.log("train", policy_loss=round(sums[0] / count, 5),
-                         value_loss=round(sums[1] / count, 5), window=len(data))
+                         value_loss=round(sums[1] / count, 5), window=_size(window))
                 sums[:] = 0
                 count = 0
             if trainer.gen_steps % c.checkpoint_steps == 0:
@@ -516,7 +533,7 @@ class TrainRun:
         nets = {str(p): tasks.net(p) for p in self._spec_nets(spec_a, spec_b)}
         tasks.run([(_match_task, str(out / f"{i:04d}.json"), spec_a, spec_b, nets, i % 2 == 0,
                     c.game, c.width, c.height, random_plies,
-                    task_seed(c.seed, *seed_parts, i // 2))
+                    task_seed(c.seed, *seed_parts, i // 2), c.random_board)
                    for i in todo], finished)
         scores = [json.loads((out / f"{i:04d}.json").read_text())["score"] for i in range(n)]
         self._tick()
@@ -563,6 +580,10 @@ def initial_network(config: RunConfig):
             raise ValueError(f"--init {config.init}: its {name} is {getattr(got, name)!r}, "
                              f"the run's {getattr(want, name)!r}")
     return net
+
+
+def _size(window: Window) -> int:
+    return sum(len(ex) for ex in window.values())
 
 
 def _mover_frame(ex: Examples, size: int) -> Examples:

@@ -13,6 +13,7 @@ first plies are drawn the same way, so that repeated games between the same play
 
 from __future__ import annotations
 
+import random
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
@@ -72,8 +73,16 @@ def cached_network(path: str) -> Network:
     return load_network(path)
 
 
-def new_board(game: str, width: int, height: int) -> Board:
-    return get_game(game).new_board((width, height))
+def new_board(game: str, width: int, height: int, random_board: bool = False,
+              seed: int = 0) -> Board:
+    """The board of a game: ``width`` x ``height``, or with ``random_board`` one the game's own
+    random set-up draws from ``seed`` (``--size random``, and its random blocked cells where the
+    game has them: Connect Four's course boards, 9-12 x 9-12 with one no-go cell)."""
+    g = get_game(game)
+    if random_board:
+        return g.setup_board("random", "random" if g.random_blocked else (),
+                             rng=random.Random(seed))
+    return g.new_board((width, height))
 
 
 def _visit_policy(board: Board, result) -> np.ndarray:
@@ -102,10 +111,12 @@ def sampled_move(rng: np.random.Generator, result) -> int:
 
 
 def selfplay_game(network_path: str, game: str, width: int, height: int,
-                  settings: SearchSettings, seed: int) -> tuple[Examples, list[int], float]:
-    """One self-play game: (its examples, its moves, its result for Black: 1, 0 or -1)."""
+                  settings: SearchSettings, seed: int,
+                  random_board: bool = False) -> tuple[Examples, list[int], float]:
+    """One self-play game: (its examples, its moves, its result for Black: 1, 0 or -1); with
+    ``random_board`` on a board drawn from ``seed`` (``new_board``)."""
     network = cached_network(network_path)
-    board = new_board(game, width, height)
+    board = new_board(game, width, height, random_board, seed)
     s = settings.resolved(board)
     engine = GuidedMcts(NetworkEvaluator(network), sims=s.sims, batch=s.batch, c_puct=s.c_puct,
                         fpu=s.fpu, seed=seed, reuse=True)
@@ -131,14 +142,15 @@ def selfplay_game(network_path: str, game: str, width: int, height: int,
 
 
 def match_game(spec_a: str, spec_b: str, a_is_black: bool, game: str, width: int, height: int,
-               random_plies: int, seed: int) -> float:
+               random_plies: int, seed: int, random_board: bool = False) -> float:
     """One game between two engine specs, its first ``random_plies`` plies played at random
-    (legal moves, uniform); A's score: 1 win, 0.5 draw, 0 loss."""
+    (legal moves, uniform); A's score: 1 win, 0.5 draw, 0 loss.  With ``random_board`` on a
+    board drawn from ``seed`` (the two games of a pair share it)."""
     from boardai.arena.game import play_game
     from boardai.arena.runner import build_engine
 
     rng = np.random.default_rng(seed)
-    board = new_board(game, width, height)
+    board = new_board(game, width, height, random_board, seed)
     for _ in range(random_plies):
         moves = list(board.legal_moves)
         if not moves or board.is_game_over():
