@@ -16,11 +16,12 @@ from hypothesis import given, settings, strategies as st
 
 from boardai.games import kernel as K
 from boardai.games.connect4.kernel import fits_one_word, new_c4_state
-from boardai.games.connect4.wide import new_wide_state
+from boardai.games.connect4.wide import LATE_EMPTY, new_wide_state
 from boardai.games.layout import DRAW, new_rng, rng_next
 
-# the kernel's playout policies: (policy number, tactics, safe level on line-word boards)
-POLICIES = ((0, False, 0), (1, True, 0), (3, True, 1), (5, True, 2))
+# the kernel's playout policies: (policy number, tactics, safe level on line-word boards; -1:
+# "late", safe from more than LATE_EMPTY empty cells and tactical from fewer)
+POLICIES = ((0, False, 0), (1, True, 0), (3, True, 1), (5, True, 2), (19, True, -1))
 
 
 class Grid:
@@ -173,7 +174,10 @@ def test_kernel_playouts_play_the_plain_playouts_games(pos, seed, force_wide):
     w, h, blocked, moves = pos
     state, wide, work = kernel_state(w, h, blocked, moves, force_wide)
     before = state.copy()
+    empty = w * h - len(blocked) - len(moves)
     for policy, tactics, safe in POLICIES:
+        if safe < 0:
+            safe = 1 if empty > LATE_EMPTY else 0
         for k in range(3):
             rng = new_rng(seed + k)
             owner = np.zeros(w, dtype=np.int64)

@@ -58,7 +58,7 @@ from boardai.games.hex.planes import hex_encode_planes
 from boardai.games.hex.playouts import hex_playout, hex_playout_bridge, hex_playout_local
 from boardai.games.connect4.wide import (
     zugzwang as wide_zugzwang,
-    new_wide_state, wide_apply, wide_free_cells, wide_is_legal, wide_legal_moves, wide_playout,
+    LATE_EMPTY, new_wide_state, wide_apply, wide_free_cells, wide_is_legal, wide_legal_moves, wide_playout,
     wide_playout_parity, wide_playout_quality, wide_playout_safe, wide_playout_safer,
     wide_playout_tactical,
     wide_symmetric, wide_undo, wide_winning_moves, wide_wins_if_played,
@@ -251,8 +251,9 @@ def playout_policy(state, rng, work, owner, policy, table, local, fill):
     1 / 2 for a stone of the first / second player, known to make no difference to the
     result; empty: none) as stones; Connect Four 1 takes wins and blocks threats, 3 also
     keeps off the cells right under the opponent's threats, 5 or 7 under its own too where it
-    can, 9 or more (8 set) is 3 ended by the zugzwang rule once quiet with few free cells
-    (on the line-word boards past 64 cells, the course's; the one-word boards play 1); 0
+    can, 9 or more (8 set) is 3 ended by the zugzwang rule once quiet with few free cells,
+    and with 16 set a playout from at most ``LATE_EMPTY`` empty cells plays 1 whatever else is
+    set (on the line-word boards past 64 cells, the course's; the one-word boards play 1); 0
     and any policy the game lacks are uniform.  ``work``: len(state) + 64."""
     g = state[GAME]
     if g == GAME_HEX:
@@ -265,6 +266,8 @@ def playout_policy(state, rng, work, owner, policy, table, local, fill):
     if g == GAME_CONNECT4:
         if policy & 1:
             if state[FLAGS] & FLAG_C4_LINES:
+                if policy & 16 and wide_free_cells(state) <= LATE_EMPTY:
+                    return wide_playout_tactical(state, rng, work, owner)
                 if policy & 8:
                     return wide_playout_parity(state, rng, work, owner)
                 if policy & 4:

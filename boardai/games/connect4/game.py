@@ -93,7 +93,11 @@ CONNECT4 = Game(
                                     "(boards past 64 cells)", on=4),
                       PlayoutSwitch("parity", "with tactics, Connect Four playouts on boards past "
                                     "64 cells end by the zugzwang rule (threat parity) once the "
-                                    "position is quiet with few free cells", on=8)),
+                                    "position is quiet with few free cells", on=8),
+                      PlayoutSwitch("late", "with tactics, Connect Four playouts from at most 50 "
+                                    "empty cells only take wins and block threats, whatever "
+                                    "else is on (boards past 64 cells: in the late game the "
+                                    "safe rule hides forced wins)", on=16)),
     evaluators=tuple(Evaluator(name, ev, what) for name, (ev, what) in c4_eval.EVALUATORS.items()),
     default_evaluator=c4_eval.DEFAULT,
     opening_suites={"c4-random-4": random_openings},

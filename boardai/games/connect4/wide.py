@@ -42,6 +42,8 @@ from boardai.games.layout import (
 
 MAX_SIDE = 32
 PARITY_FREE = 24      # the parity playouts' zugzwang rule: at most this many free cells
+LATE_EMPTY = 50       # the "late" switch: playouts from at most this many empty cells are
+                      # tactical only (docs/experiments.md, "The safe playouts in the late game")
 
 
 def lines(w: int, h: int) -> int:
