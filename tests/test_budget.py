@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from boardai.arena.compete import think_time
 from boardai.arena.runner import GameTask, play_task
 from boardai.engines.base import Limit, PlayResult
 from boardai.engines.budget import TimeControl, move_limit
@@ -52,7 +53,12 @@ def test_a_time_control_shares_its_time_over_the_moves():
     clock = TimeControl()
     assert clock.budget(Color.BLACK, 25) is None
     clock.byo, clock.stones = 0.5, 1
-    assert clock.budget(Color.BLACK, 25) == pytest.approx(0.4)    # 0.9 * 0.5 - 0.05
+    assert clock.budget(Color.BLACK, 25) == pytest.approx(0.475)  # a hard limit: 0.5 - 5 %
+    clock.byo, clock.stones = 1.0, 1                                # time_settings 0 1 1
+    assert clock.budget(Color.BLACK, 25) == pytest.approx(0.95)
+    clock.byo, clock.stones = 30.0, 10                              # 3 s a stone: 2.9 s
+    assert clock.budget(Color.BLACK, 25) == pytest.approx(2.9)
+    assert clock.budget(Color.BLACK, 25) == pytest.approx(think_time(3.0))   # one margin
     clock.left[Color.BLACK] = (10.0, 0)
     clock.spend(Color.BLACK, 2.0)
     assert clock.left[Color.BLACK] == (8.0, 0)
@@ -114,7 +120,7 @@ def test_gtp_time_settings_are_the_clock_of_the_rule(spec, seen):
     assert server.handle("genmove b").startswith("= ")
     assert seen == [move_limit(engine, clock=server.clock.budget(Color.BLACK, 25))]
     if engine.timed:
-        assert seen[0].time == pytest.approx(0.4)             # not the spec's time=
+        assert seen[0].time == pytest.approx(0.475)           # not the spec's time=
 
 
 @pytest.mark.parametrize("spec", ("mcts", "mcts:time=2", "mcts:sims=500", "alphabeta:depth=3"))

@@ -39,6 +39,7 @@ from boardai._files import write_atomic
 from boardai.arena.match import MatchScore, ProgressFn, score_games
 from boardai.arena.runner import GameTask, Runner, game_seed
 from boardai.arena.store import MatchInfo, Store, StoredGame
+from boardai.engines.budget import margin
 from boardai.games.setup import BoardSetup
 
 Draw = Callable[[random.Random], tuple[int, int, tuple[tuple[int, int], ...]]]
@@ -51,8 +52,9 @@ B_WINS = (2, 3, 4, 7)
 
 
 def think_time(move_time: float) -> float:
-    """The time per move engines are told: the move time less 5 % of it, at most 0.1 s less."""
-    return move_time - min(0.1, 0.05 * move_time)
+    """The time per move engines are told: the move time less its margin (``budget.margin``:
+    5 % of it, at most 0.1 s)."""
+    return move_time - margin(move_time)
 
 
 @dataclass

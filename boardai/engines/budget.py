@@ -27,6 +27,14 @@ from boardai.engines.base import Engine, Limit
 MAX_BUDGET = 3600.0             # seconds for one move, whatever a clock says
 
 
+def margin(seconds: float) -> float:
+    """What a move that must end within ``seconds`` keeps back from its search: 5 % of the time,
+    at most 0.1 s, for the search's own overshoot (a few milliseconds on a quiet machine) and
+    the caller's overhead.  The one margin of a hard limit per move: ``compete``'s move time
+    and a time control's byo-yomi."""
+    return min(0.1, 0.05 * seconds)
+
+
 def move_limit(engine: Engine, per_move: float | None = None, clock: float | None = None
                ) -> Limit:
     """The limit ``engine`` searches one move with (see the module's text: clock, then the
@@ -58,26 +66,34 @@ class TimeControl:
         return self.main > 0 or self.byo > 0 or bool(self.left)
 
     def budget(self, colour, empty_cells: int) -> float | None:
-        """Seconds for the next move of ``colour``, or None when no time control is set: with
-        byo-yomi stones left, the time left over them; otherwise the time left (or the main
-        time) over half the empty cells (at least 8 moves); 90 % of that less 50 ms, at least
-        10 ms and at most ``MAX_BUDGET``."""
+        """Seconds for the next move of ``colour``, or None when no time control is set.  In
+        byo-yomi (stones to play in a period: GTP's ``time_settings 0 1 1`` is one second a
+        move) the period's time left over its stones, less :func:`margin`, as every hard limit
+        per move; otherwise the time left (or the main time) over half the empty cells (at
+        least 8 moves), 90 % of that less 50 ms (the game's clock must last).  At least 10 ms
+        and at most ``MAX_BUDGET``."""
         if not self.active:
             return None
         moves_to_go = max(8, empty_cells // 2)
+        per_move = None
         if colour in self.left:
             remaining, stones = self.left[colour]
             if stones > 0:
-                t = remaining / stones
+                per_move = remaining / stones
             else:
                 t = remaining / moves_to_go
         elif self.main > 0:
             t = self.main / moves_to_go
         else:
-            t = self.byo / max(1, self.stones)
+            per_move = self.byo / max(1, self.stones)
+        if per_move is not None:
+            t = per_move
+            share = per_move - margin(per_move)
+        else:
+            share = 0.9 * t - 0.05
         if not math.isfinite(t):
             return MAX_BUDGET
-        return min(MAX_BUDGET, max(0.01, 0.9 * t - 0.05))
+        return min(MAX_BUDGET, max(0.01, share))
 
     def spend(self, colour, seconds: float) -> None:
         """``colour`` took ``seconds`` for a move: its time left goes down (when known)."""
