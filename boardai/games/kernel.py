@@ -58,8 +58,8 @@ from boardai.games.hex.planes import hex_encode_planes
 from boardai.games.hex.playouts import hex_playout, hex_playout_bridge, hex_playout_local
 from boardai.games.connect4.wide import (
     zugzwang as wide_zugzwang,
-    LATE_EMPTY, new_wide_state, wide_apply, wide_free_cells, wide_is_legal, wide_legal_moves, wide_playout,
-    wide_playout_parity, wide_playout_quality, wide_playout_safe, wide_playout_safer,
+    LATE_EMPTY, new_wide_state, wide_apply, wide_free_cells, wide_is_legal, wide_legal_moves,
+    wide_playout, wide_playout_parity, wide_playout_quality, wide_playout_safe, wide_playout_safer,
     wide_playout_tactical,
     wide_symmetric, wide_undo, wide_winning_moves, wide_wins_if_played,
 )

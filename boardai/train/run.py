@@ -83,7 +83,7 @@ class RunConfig:
     init: str = ""                    # generation 0's network file ("": the trainer's random one)
     transpose_white: bool = False     # Hex: the network reads positions in the mover's frame
     random_board: bool = False        # every game on a board the game's random set-up draws
-                                      # (--size random; width x height then the largest)
+                                      # (--size random; width and height then 0)
 
     def net_config(self) -> NetConfig:
         return NetConfig(self.game, channels=self.channels, blocks=self.blocks,
