@@ -348,3 +348,16 @@ def test_random_size_is_refused_for_a_game_without_random_boards(tmp_path):
                                        str(tmp_path / "h")])
     assert result.exit_code == 1 and "no random board size" in result.output
     assert not (tmp_path / "h" / "config.json").exists()
+
+
+def test_the_self_play_temperature_is_a_setting_of_the_run(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(main, ["train", *TINY, "--temperature-plies", "3", "--hours",
+                                  "0.000001", str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    config = json.loads((tmp_path / "r" / "config.json").read_text())
+    assert config["search"]["temperature_plies"] == 3 and config["search"]["sims"] == 16
+    result = runner.invoke(main, ["train", "--temperature-plies", "4", str(tmp_path / "r")])
+    assert result.exit_code == 1 and "other settings (search)" in result.output
+    result = runner.invoke(main, ["train", "--temperature-plies", "-1", str(tmp_path / "s")])
+    assert result.exit_code == 2 and "temperature" in result.output.lower()

@@ -82,6 +82,9 @@ def _run_size(g, size: str) -> tuple[int, int, bool]:
               help="Processes playing the games (and threads training).")
 @click.option("--channels", type=Int(1, 512), help="Network width, 1..512 (default 32).")
 @click.option("--blocks", type=Int(0, 40), help="Residual blocks, 0..40 (default 4).")
+@click.option("--temperature-plies", "temperature_plies", type=Int(0, 1_000_000),
+              help="Self-play plies whose move is drawn in proportion to the visits (then the "
+                   "most visited), 0..1000000 (default: a quarter of the board's cells).")
 @click.option("--sims", type=Int(1, 1_000_000), help="Self-play simulations per move, "
               "1..1000000 (default 160).")
 @click.option("--games", "games_per_generation", type=Int(1, 1_000_000),
@@ -124,7 +127,7 @@ def run_cmd(directory, game, size, hours, generations, workers, backend, quiet,
     if "eval_opponents" in given:
         given["eval_opponents"] = tuple(given["eval_opponents"])
         _check_specs(given["eval_opponents"])
-    sims = given.pop("sims", None)
+    search_given = {k: given.pop(k) for k in ("sims", "temperature_plies") if k in given}
     exists = (Path(directory) / "config.json").exists()
     try:
         if exists:
@@ -138,8 +141,8 @@ def run_cmd(directory, game, size, hours, generations, workers, backend, quiet,
             if size is not None:
                 asked["width"], asked["height"], asked["random_board"] = \
                     _run_size(get_game(c.game), size)
-            if sims is not None:
-                asked["search"] = SearchSettings(**{**c.search.__dict__, "sims": sims})
+            if search_given:
+                asked["search"] = SearchSettings(**{**c.search.__dict__, **search_given})
             TrainRun(directory, RunConfig(**{**c.__dict__, **asked}))
         else:
             if "init" in given:
@@ -150,7 +153,7 @@ def run_cmd(directory, game, size, hours, generations, workers, backend, quiet,
                 given.setdefault("blocks", fixed["blocks"])
             g = get_game(game or DEFAULT_GAME)
             w, h, drawn = _run_size(g, size) if size else (*g.default_size, False)
-            search = SearchSettings(sims=sims) if sims else SearchSettings()
+            search = SearchSettings(**search_given)
             config = RunConfig(g.name, w, h, search=search, random_board=drawn, **given)
             if config.init:
                 initial_network(config)            # fits the run, before anything is written
