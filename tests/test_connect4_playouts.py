@@ -21,7 +21,8 @@ from boardai.games.layout import DRAW, new_rng, rng_next
 
 # the kernel's playout policies: (policy number, tactics, safe level on line-word boards; -1:
 # "late", safe from more than LATE_EMPTY empty cells and tactical from fewer)
-POLICIES = ((0, False, 0), (1, True, 0), (3, True, 1), (5, True, 2), (19, True, -1))
+POLICIES = ((0, False, 0), (1, True, 0), (3, True, 1), (5, True, 2), (19, True, -1),
+            (35, True, -2))       # -2: "mix", one random bit: tactical if set, else safe
 
 
 class Grid:
@@ -176,7 +177,7 @@ def test_kernel_playouts_play_the_plain_playouts_games(pos, seed, force_wide):
     before = state.copy()
     empty = w * h - len(blocked) - len(moves)
     for policy, tactics, safe in POLICIES:
-        if safe < 0:
+        if safe == -1:
             safe = 1 if empty > LATE_EMPTY else 0
         for k in range(3):
             rng = new_rng(seed + k)
@@ -184,8 +185,13 @@ def test_kernel_playouts_play_the_plain_playouts_games(pos, seed, force_wide):
             got = K.playout_policy(state, rng, work, owner, policy, K.NO_TABLE, 0.0, K.NO_FILL)
             plain_rng = new_rng(seed + k)
             plain_owner = [0] * w
+            level = safe
+            if safe == -2:
+                level = 1
+                if wide and rng_next(plain_rng) & np.uint64(1):
+                    level = 0
             winner, _ = plain_playout(Grid(w, h, blocked, moves), plain_rng, tactics,
-                                      safe if wide else 0, plain_owner)
+                                      level if wide else 0, plain_owner)
             assert got == winner, (w, h, blocked, moves, policy, wide)
             assert owner.tolist() == plain_owner, (w, h, blocked, moves, policy, wide)
             assert rng[0] == plain_rng[0], (w, h, blocked, moves, policy, wide)

@@ -66,7 +66,7 @@ from boardai.games.connect4.wide import (
 from boardai.games.connect4.threats import settle as wide_settle
 from boardai.games.connect4.wide_eval import wide_evaluate
 from boardai.games.layout import (
-    FLAG_C4_LINES, FLAGS, GAME, GAME_CONNECT4, GAME_HEX, GAME_TICTACTOE, POS_LEN,
+    FLAG_C4_LINES, FLAGS, GAME, GAME_CONNECT4, GAME_HEX, GAME_TICTACTOE, POS_LEN, rng_next,
 )
 from boardai.games.tictactoe.eval import ttt_evaluate, ttt_move_prior
 from boardai.games.tictactoe.kernel import (
@@ -253,7 +253,8 @@ def playout_policy(state, rng, work, owner, policy, table, local, fill):
     keeps off the cells right under the opponent's threats, 5 or 7 under its own too where it
     can, 9 or more (8 set) is 3 ended by the zugzwang rule once quiet with few free cells,
     and with 16 set a playout from at most ``LATE_EMPTY`` empty cells plays 1 whatever else is
-    set (on the line-word boards past 64 cells, the course's; the one-word boards play 1); 0
+    set, with 32 set half the playouts (one random bit each) play 1 (on the line-word boards
+    past 64 cells, the course's; the one-word boards play 1); 0
     and any policy the game lacks are uniform.  ``work``: len(state) + 64."""
     g = state[GAME]
     if g == GAME_HEX:
@@ -267,6 +268,8 @@ def playout_policy(state, rng, work, owner, policy, table, local, fill):
         if policy & 1:
             if state[FLAGS] & FLAG_C4_LINES:
                 if policy & 16 and wide_free_cells(state) <= LATE_EMPTY:
+                    return wide_playout_tactical(state, rng, work, owner)
+                if policy & 32 and rng_next(rng) & np.uint64(1):
                     return wide_playout_tactical(state, rng, work, owner)
                 if policy & 8:
                     return wide_playout_parity(state, rng, work, owner)

@@ -97,7 +97,10 @@ CONNECT4 = Game(
                       PlayoutSwitch("late", "with tactics, Connect Four playouts from at most 50 "
                                     "empty cells only take wins and block threats, whatever "
                                     "else is on (boards past 64 cells: in the late game the "
-                                    "safe rule hides forced wins)", on=16)),
+                                    "safe rule hides forced wins)", on=16),
+                      PlayoutSwitch("mix", "with tactics, half the Connect Four playouts (drawn "
+                                    "at random) only take wins and block threats, whatever else "
+                                    "is on (boards past 64 cells)", on=32)),
     evaluators=tuple(Evaluator(name, ev, what) for name, (ev, what) in c4_eval.EVALUATORS.items()),
     default_evaluator=c4_eval.DEFAULT,
     opening_suites={"c4-random-4": random_openings},
