@@ -76,8 +76,8 @@ MCTS_DEFAULTS: Mapping[str, MctsDefaults] = MappingProxyType({
                                            # against the C++ reference 0.467 against 0.133
                             "mix"}),       # half of them (drawn at random) tactical only:
                                            # against the C++ reference at a tenth of the
-                                           # course's times 0.517 against 0.383 (safe alone,
-                                           # 120 games each), plain UCT at equal time 0.88
+                                           # course's times 0.511 against 0.361 (safe alone,
+                                           # 180 games each), plain UCT at equal time 0.88
                                            # against 0.76 (50 each)
     ),
     "tictactoe": PLAIN,
