@@ -108,9 +108,9 @@ def test_safe_playouts_keep_off_the_cells_under_threats():
 
 def test_the_safe_switch_reaches_the_kernel_and_plays_legal_moves():
     board = Connect4Board(11, 10, blocked=[(2, 4)])
-    eng = make_engine("mcts:safe=1,sims=300,seed=2")
+    eng = make_engine("mcts:safe=1,mix=0,sims=300,seed=2")
     assert eng._params(board)[MK.P_POLICY] == 3
-    assert make_engine("mcts:safe=0")._params(board)[MK.P_POLICY] == 1
+    assert make_engine("mcts:safe=0,mix=0")._params(board)[MK.P_POLICY] == 1
     for _ in range(6):
         res = eng.play(board)
         assert board.is_legal(res.move)

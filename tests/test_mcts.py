@@ -517,7 +517,8 @@ def test_playout_switches_are_or_ed_into_the_game_policy():
     assert make_engine("mcts")._params(hex_board)[MK.P_POLICY] == 3
     assert make_engine("mcts:edge=0")._params(hex_board)[MK.P_POLICY] == 1
     assert make_engine("mcts:bridge=0,edge=0")._params(hex_board)[MK.P_POLICY] == 0
-    assert make_engine("mcts")._params(c4_board)[MK.P_POLICY] == 3        # tactics and safe
-    assert make_engine("mcts:safe=0")._params(c4_board)[MK.P_POLICY] == 1
-    assert make_engine("mcts:tactics=0,safe=0")._params(c4_board)[MK.P_POLICY] == 0
+    assert make_engine("mcts")._params(c4_board)[MK.P_POLICY] == 35       # tactics, safe, mix
+    assert make_engine("mcts:mix=0")._params(c4_board)[MK.P_POLICY] == 3
+    assert make_engine("mcts:safe=0,mix=0")._params(c4_board)[MK.P_POLICY] == 1
+    assert make_engine("mcts:tactics=0,safe=0,mix=0")._params(c4_board)[MK.P_POLICY] == 0
     assert make_engine("mcts:edge=1").opts["edge"] is True
