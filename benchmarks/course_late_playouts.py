@@ -25,6 +25,7 @@ from numba import njit
 from boardai.games.connect4 import wide
 from boardai.games.connect4.board import Connect4Board
 from boardai.games.connect4.threats import new_table, settle
+from boardai.games.kernel import NO_FILL, NO_TABLE, playout_policy
 
 sys.path.insert(0, str(Path(__file__).parent))
 from stores import connect  # noqa: E402
@@ -33,21 +34,18 @@ STORE = Path(__file__).parent / "data" / "course" / "stronger.sqlite.xz"
 KINDS = ("uniform", "tactical", "safe")
 
 
+POLICIES = (0, 1, 3)      # the kinds' policy numbers for games/kernel.py: playout_policy
+
+
 @njit(cache=True)
-def mean_for(state, winner, n, kind, seed):
-    """The mean result for ``winner`` of ``n`` playouts of ``kind`` (0 uniform, 1 tactical,
-    2 safe) from ``state``."""
+def mean_for(state, winner, n, policy, seed):
+    """The mean result for ``winner`` of ``n`` playouts of ``policy`` from ``state``."""
     rng = np.array([seed], dtype=np.uint64)
     work = np.empty(state.shape[0] + 64, dtype=np.int64)
     owner = np.empty(0, dtype=np.int64)
     total = 0.0
     for _ in range(n):
-        if kind == 0:
-            r = wide._wide_playout(state, rng, work, owner, False)[0]
-        elif kind == 1:
-            r = wide._wide_playout(state, rng, work, owner, True)[0]
-        else:
-            r = wide._wide_playout(state, rng, work, owner, True, 1)[0]
+        r = playout_policy(state, rng, work, owner, policy, NO_TABLE, 0.0, NO_FILL)
         if r == winner:
             total += 1.0
         elif r != 1 - winner:
@@ -79,8 +77,8 @@ def main() -> None:
                 if winner in (0, 1):
                     acc = bands.setdefault(empty // 10 * 10, [0, 0.0, 0.0, 0.0])
                     acc[0] += 1
-                    for kind in range(len(KINDS)):
-                        acc[1 + kind] += mean_for(board.state, winner, args.playouts, kind,
+                    for kind, policy in enumerate(POLICIES):
+                        acc[1 + kind] += mean_for(board.state, winner, args.playouts, policy,
                                                   args.seed * 1_000_003 + i)
             board.push(move)
             if board.is_game_over():

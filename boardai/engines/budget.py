@@ -74,24 +74,22 @@ class TimeControl:
         and at most ``MAX_BUDGET``."""
         if not self.active:
             return None
-        moves_to_go = max(8, empty_cells // 2)
-        per_move = None
+        per_move = spread = None        # byo-yomi: a period's share; sudden death: the time left
         if colour in self.left:
             remaining, stones = self.left[colour]
             if stones > 0:
                 per_move = remaining / stones
             else:
-                t = remaining / moves_to_go
+                spread = remaining
         elif self.main > 0:
-            t = self.main / moves_to_go
+            spread = self.main
         else:
             per_move = self.byo / max(1, self.stones)
         if per_move is not None:
-            t = per_move
             share = per_move - margin(per_move)
         else:
-            share = 0.9 * t - 0.05
-        if not math.isfinite(t):
+            share = 0.9 * spread / max(8, empty_cells // 2) - 0.05
+        if not math.isfinite(share):
             return MAX_BUDGET
         return min(MAX_BUDGET, max(0.01, share))
 
