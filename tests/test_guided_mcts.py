@@ -201,6 +201,15 @@ def test_shipped_networks_are_found_by_name_and_by_board(tmp_path, monkeypatch):
     assert nn_engine.network_for("connect4", 10, 9) == tmp_path / "connect4-9x9.npz"
     assert nn_engine.network_for("connect4", 6, 5) == tmp_path / "connect4-7x6.npz"
     assert nn_engine.network_for("hex", 9, 9) is None
+    # a network trained on the course's drawn boards takes every board of the drawn sizes
+    model.random_init({"game": "connect4", "channels": 4, "blocks": 1},
+                      seed=3).save(tmp_path / "connect4-random.npz")
+    assert nn_engine.network_for("connect4", 10, 9) == tmp_path / "connect4-random.npz"
+    assert nn_engine.network_for("connect4", 12, 12) == tmp_path / "connect4-random.npz"
+    assert nn_engine.network_for("connect4", 9, 9) == tmp_path / "connect4-9x9.npz"   # exact
+    assert nn_engine.network_for("connect4", 13, 12) == tmp_path / "connect4-9x9.npz"
+    assert nn_engine.network_for("connect4", 7, 6) == tmp_path / "connect4-7x6.npz"
+    (tmp_path / "connect4-random.npz").unlink()
     engine = make_engine("policy:model=connect4-9x9")
     board = get_game("connect4").new_board((9, 9))
     expected = model.load(tmp_path / "connect4-9x9.npz").policy_value(board.state[None, :])[0]

@@ -227,12 +227,14 @@ def test_auto_takes_the_exact_size_else_the_nearest_square_teacher_network(monke
     assert N.auto_path(get_game("connect4").new_board((7, 6))) is None       # none of its game
 
 
-def test_mcts_on_11x11_hex_is_guided_by_the_shipped_9x9_network_by_default():
+def test_mcts_on_11x11_and_13x13_hex_is_guided_by_the_shipped_11x11_network_by_default():
     from boardai.engines.mcts.network import auto_path
     board = get_game("hex").new_board(11)
-    assert auto_path(board).stem == "hex-9x9-teacher"
+    assert auto_path(board).stem == "hex-11x11-teacher"
+    assert auto_path(get_game("hex").new_board(13)).stem == "hex-11x11-teacher"   # nearest
+    assert auto_path(get_game("hex").new_board(10)).stem == "hex-11x11-teacher"   # tie: larger
     result = make_engine("mcts:seed=1").play(board, Limit(sims=400))
-    assert result.info["net"] == "hex-9x9-teacher" and result.info["net_evals"] >= 1
+    assert result.info["net"] == "hex-11x11-teacher" and result.info["net_evals"] >= 1
 
 
 def test_the_default_network_applies_to_its_sizes_only(monkeypatch):

@@ -66,12 +66,19 @@ MODEL_OPTION = Option("model", _model, None, "the network: a shipped one's name 
 
 
 def network_for(game: str, width: int, height: int) -> Path | None:
-    """The shipped network for a board: ``GAME-WxH`` if it exists, else the game's network
-    nearest in size (None when the game has none)."""
+    """The shipped network for a board: ``GAME-WxH`` if it exists; on a board of a size the
+    game's random set-up draws (Connect Four: the course's 9-12 x 9-12), ``GAME-random``, the
+    network trained on those drawn boards (``train --size random``), if it exists; else the
+    game's network nearest in size (None when the game has none)."""
+    from boardai.games import get_game
+
     shipped = shipped_networks()
     exact = shipped.get(f"{game}-{width}x{height}")
     if exact is not None:
         return exact
+    drawn = get_game(game).random_sizes
+    if f"{game}-random" in shipped and drawn is not None and drawn(width, height):
+        return shipped[f"{game}-random"]
     sized = []
     for name, path in shipped.items():
         g, _, size = name.rpartition("-")

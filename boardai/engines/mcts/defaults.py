@@ -66,7 +66,10 @@ MCTS_DEFAULTS: Mapping[str, MctsDefaults] = MappingProxyType({
         net_sizes=frozenset({9, 11, 13}),   # time: net_visits 100 at 0.5 s 0.825 (40
         net_visits=100,     # games), at 1 s ~0.6 (80); 150: 0.750, 0.600; 40 (~35 % of a
                             # move): 8/17 at 1 s.  The same 9x9 network on 11x11: 0.775 at
-                            # 0.5 s, 0.725 at 1 s (40 each); on 13x13: 0.825 (40), 0.80 (20)
+                            # 0.5 s, 0.725 at 1 s (40 each); on 13x13: 0.825 (40), 0.80 (20).
+                            # 11x11 and 13x13 now take hex-11x11-teacher (net=auto: the
+                            # nearest size), fine-tuned on 11x11 games, against the 9x9 one
+                            # at 0.5 s: 11x11 0.588 (80), 13x13 0.55 (20)
         prior_weight=5.0,
     ),
     "connect4": MctsDefaults(

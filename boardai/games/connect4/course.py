@@ -26,6 +26,11 @@ def draw_size(rng: random.Random) -> tuple[int, int]:
     return cols, rows
 
 
+def is_drawn_size(width: int, height: int) -> bool:
+    """Whether a ``width`` x ``height`` board is one of the sizes the course draws."""
+    return width in SIZES and height in SIZES
+
+
 def draw_no_go(rng: random.Random, width: int, height: int) -> tuple[tuple[int, int], ...]:
     """One no-go cell uniform over the board: its row from the top, then its column."""
     no_x = rng.randrange(height)          # from the top
