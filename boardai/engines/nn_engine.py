@@ -21,6 +21,7 @@ from boardai.engines.base import (
     Engine, EngineUnavailable, Limit, MoveInfo, Option, PlayResult, Stopwatch,
 )
 from boardai.engines.mcts.guided import GuidedMcts
+from boardai.games import get_game
 from boardai.games.base import Board
 
 NETWORKS_DIR = Path(__file__).resolve().parents[1] / "data" / "networks"
@@ -70,13 +71,11 @@ def network_for(game: str, width: int, height: int) -> Path | None:
     game's random set-up draws (Connect Four: the course's 9-12 x 9-12), ``GAME-random``, the
     network trained on those drawn boards (``train --size random``), if it exists; else the
     game's network nearest in size (None when the game has none)."""
-    from boardai.games import get_game
-
     shipped = shipped_networks()
     exact = shipped.get(f"{game}-{width}x{height}")
     if exact is not None:
         return exact
-    drawn = get_game(game).random_sizes
+    drawn = get_game(game).is_random_size
     if f"{game}-random" in shipped and drawn is not None and drawn(width, height):
         return shipped[f"{game}-random"]
     sized = []

@@ -116,7 +116,7 @@ class Game:
     random_size: Callable[[random.Random], tuple[int, int]] | None = None       # --size random
     random_blocked: Callable[[random.Random, int, int], tuple[tuple[int, int], ...]] | None = None
     random_what: str = ""                      # what --size/--blocked random draw, for help
-    random_sizes: Callable[[int, int], bool] | None = None    # is WxH one random_size draws?
+    is_random_size: Callable[[int, int], bool] | None = None  # is WxH a size random_size draws?
 
     # --- sizes --------------------------------------------------------------------------
     def parse_size(self, size: str | int | tuple[int, int] | None) -> tuple[int, int]:

@@ -108,7 +108,7 @@ CONNECT4 = Game(
     blocked_cells=True,
     random_size=course.draw_size,
     random_blocked=course.draw_no_go,
-    random_sizes=course.is_drawn_size,
+    is_random_size=course.is_drawn_size,
     random_what="the Tsinghua course's draw: M rows and N columns uniform in 9..12, one no-go cell "
                 "uniform over the board",
 )
