@@ -71,8 +71,8 @@ MCTS_DEFAULTS: Mapping[str, MctsDefaults] = MappingProxyType({
                             # nearest size), fine-tuned on 11x11 games, against the 9x9 one
                             # at 0.5 s: 11x11 0.588 (80), 13x13 0.55 (20)
         prior_weight=40.0,  # against 5: 9x9 0.65 at 0.5 s (40), 0.575 at 1 s (120); 11x11
-                            # 0.575 at 0.5 s (40); 20: 0.60 at 0.5 s (80) and 1 s (40);
-                            # against MoHex 9x9 at 1 s 6/20, as with 5 in the same hour
+                            # 0.575 at 0.5 s (40); 13x13 0.55 (20); 20: 0.60 at 0.5 s (80)
+                            # and 1 s (40); against MoHex 9x9 at 1 s 12/40 (5: 15/40, 6/20)
     ),
     "connect4": MctsDefaults(
         playouts=frozenset({"tactics",     # playouts take wins and block threats
