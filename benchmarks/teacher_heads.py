@@ -18,19 +18,6 @@ import argparse
 import numpy as np
 
 
-def values(net, held: dict, batch: int = 512) -> np.ndarray:
-    """The value head's output for every held-out position."""
-    import torch
-    net.eval()
-    out = []
-    with torch.no_grad():
-        for s in range(0, len(held["move"]), batch):
-            sl = slice(s, s + batch)
-            _, v = net(torch.from_numpy(held["planes"][sl]), held["mask"].shape[1])
-            out.append(v.numpy())
-    return np.concatenate(out)
-
-
 def value_figures(v: np.ndarray, result: np.ndarray, teacher: np.ndarray) -> dict:
     """MSE against the result and against the teacher's ``2w - 1`` (where known), and the share
     of positions whose sign agrees with the result."""
@@ -66,8 +53,8 @@ def main() -> None:
           f"  sign right {own['sign_right']:.1%}")
     for name in args.networks:
         net = TorchNet.from_network(load(network_path(name)))
-        pol = supervised.evaluate(net, held)
-        val = value_figures(values(net, held), held["result"], teacher)
+        pol = supervised.evaluate(net, held, keep_values=True)
+        val = value_figures(pol["values"], held["result"], teacher)
         print(f"{name:<44} top-1 {pol['top1']:.1%} top-5 {pol['top5']:.1%}"
               f"  value MSE/result {val['mse_result']:.3f} MSE/teacher {val['mse_teacher']:.3f}"
               f"  sign right {val['sign_right']:.1%}")

@@ -171,6 +171,14 @@ def test_the_sample_of_real_teacher_games_trains_and_reports(tmp_path):
     priors, values = load(out / sv.NETWORK).policy_value([board.state])
     assert priors.shape == (1, 82) and priors[0, 40] == 0 and abs(priors.sum() - 1) < 1e-5
     data = sv.load_data([SAMPLE], sv.Settings(holdout=0.3))
+    # the values kept by evaluate are the ones its value MSE was measured on
+    from boardai.train.torch_net import TorchNet
+    figures = sv.evaluate(TorchNet.from_network(load(out / sv.NETWORK)), data.held,
+                          batch=7, keep_values=True)
+    kept = figures["values"]
+    assert kept.shape == (len(data.held["move"]),) and np.all(np.abs(kept) <= 1)
+    assert np.isclose(((kept - data.held["result"]) ** 2).mean(), figures["value_mse"], atol=1e-5)
+    assert "values" not in sv.evaluate(TorchNet.from_network(load(out / sv.NETWORK)), data.held)
     # the 180-degree turn of a position's planes and its policy still agree on legal moves
     from boardai.games.game import get_game
     planes, policy, mask = sv._augmented(data.train, np.arange(len(data.train["move"])),

@@ -546,16 +546,18 @@ def _losses(net, planes, policy, mask, target):
     return -(policy * logp).sum(dim=1).mean(), ((v - target) ** 2).mean()
 
 
-def evaluate(net, held: dict, batch: int = 512) -> dict:
+def evaluate(net, held: dict, batch: int = 512, keep_values: bool = False) -> dict:
     """Held-out figures: top-1 and top-5 agreement with the teacher's move (and top-1 on the
     positions the teacher searched, those with its visits), policy cross-entropy against its
     visits, the value's squared error against the result.  Exactly labelled data (Connect
-    Four's) adds ``top1_best``: how often the policy's top legal move is one of the best."""
+    Four's) adds ``top1_best``: how often the policy's top legal move is one of the best.
+    ``keep_values`` adds ``values``, the value head's output of every position (an array)."""
     import torch
     net.eval()
     n = len(held["move"])
     top1 = top5 = top1_searched = best_hits = 0
     ce = se = 0.0
+    kept = []
     searched = ~np.isnan(held["value"])       # positions where the teacher gave its visits
     with torch.no_grad():
         for s in range(0, n, batch):
@@ -573,10 +575,14 @@ def evaluate(net, held: dict, batch: int = 512) -> dict:
             logp = torch.where(mask, torch.log_softmax(logits, dim=1), torch.zeros_like(logits))
             ce += float(-(torch.from_numpy(held["policy"][sl]) * logp).sum())
             se += float(((v - torch.from_numpy(held["result"][sl])) ** 2).sum())
+            if keep_values:
+                kept.append(v.numpy())
     out = {"top1": top1 / n, "top5": top5 / n, "held_policy_loss": ce / n,
            "value_mse": se / n, "top1_searched": top1_searched / max(int(searched.sum()), 1)}
     if held.get("exact"):
         out["top1_best"] = best_hits / n
+    if keep_values:
+        out["values"] = np.concatenate(kept) if kept else np.zeros(0, dtype=np.float32)
     return out
 
 
